@@ -1,0 +1,601 @@
+/* cluster.c - nodes, running jobs and the queries placement needs
+ *
+ * Jobs live in a dense array (swap-remove) indexed by an open-addressing
+ * hash on the id (linear probing, backward-shift delete: no tombstones, so
+ * 100,000 add/remove cycles do not degrade lookups).  Each node keeps its
+ * own small tenant array, and a bitmap marks empty nodes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "progtab.h"
+
+struct tenant {
+    uint64_t job;
+    int program;
+    int cores;
+};
+
+struct node {
+    int cores;
+    int sockets;
+    int used;           /* sum of tenants' cores */
+    int closed;         /* tenants holding NS_JOB_CLOSES_NODES */
+    int ntenants;
+    int cap;
+    struct tenant *t;
+};
+
+struct job {
+    uint64_t id;
+    int program;
+    int flags;
+    int nshares;
+    ns_share_t *shares;
+};
+
+struct ns_cluster {
+    int nnodes;
+    int max_cores;
+    int64_t total_cores;
+    int64_t used_cores;
+    struct node *nodes;
+    uint64_t *empty;    /* bit i set: node i has no tenant */
+    int nwords;
+    int nempty;
+
+    struct job *jobs;
+    int njobs;
+    int jobcap;
+    int *slots;         /* -1 free, else index into jobs */
+    int nslots;         /* power of two, >= 2 * njobs */
+};
+
+static uint64_t mix64 (uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static void set_empty (ns_cluster_t *c, int n, int empty)
+{
+    uint64_t bit = 1ULL << (n & 63);
+    int was = (c->empty[n >> 6] & bit) != 0;
+    if (was == empty)
+        return;
+    if (empty)
+        c->empty[n >> 6] |= bit;
+    else
+        c->empty[n >> 6] &= ~bit;
+    c->nempty += empty ? 1 : -1;
+}
+
+ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
+                                 ns_error_t *err)
+{
+    if (nnodes < 1 || nnodes > 10000000) {
+        ns_error_set (err, EINVAL, "node count %d out of range 1..10000000",
+                      nnodes);
+        return NULL;
+    }
+    if (cores < 1 || sockets < 1 || sockets > cores) {
+        ns_error_set (err, EINVAL,
+                      "node shape %d cores in %d sockets is impossible",
+                      cores, sockets);
+        return NULL;
+    }
+    ns_cluster_t *c = calloc (1, sizeof (*c));
+    if (!c)
+        goto nomem;
+    c->nnodes = nnodes;
+    c->nwords = (nnodes + 63) / 64;
+    c->nodes = calloc (nnodes, sizeof (*c->nodes));
+    c->empty = calloc (c->nwords, sizeof (uint64_t));
+    c->nslots = 1024;
+    c->slots = malloc (sizeof (int) * c->nslots);
+    if (!c->nodes || !c->empty || !c->slots)
+        goto nomem;
+    memset (c->slots, 0xff, sizeof (int) * c->nslots);
+    for (int i = 0; i < nnodes; i++) {
+        c->nodes[i].cores = cores;
+        c->nodes[i].sockets = sockets;
+        set_empty (c, i, 1);
+    }
+    c->max_cores = cores;
+    c->total_cores = (int64_t)cores * nnodes;
+    return c;
+nomem:
+    ns_cluster_destroy (c);
+    ns_error_set (err, ENOMEM, "out of memory for %d nodes", nnodes);
+    return NULL;
+}
+
+void ns_cluster_destroy (ns_cluster_t *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; c->nodes && i < c->nnodes; i++)
+        free (c->nodes[i].t);
+    for (int j = 0; j < c->njobs; j++)
+        free (c->jobs[j].shares);
+    free (c->nodes);
+    free (c->empty);
+    free (c->jobs);
+    free (c->slots);
+    free (c);
+}
+
+static int valid_node (const ns_cluster_t *c, int node)
+{
+    return c && node >= 0 && node < c->nnodes;
+}
+
+int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
+                         ns_error_t *err)
+{
+    if (!valid_node (c, node))
+        return ns_error_set (err, EINVAL, "node %d does not exist", node);
+    if (cores < 1 || sockets < 1 || sockets > cores)
+        return ns_error_set (err, EINVAL,
+                             "node %d: %d cores in %d sockets is impossible",
+                             node, cores, sockets);
+    if (c->nodes[node].ntenants > 0)
+        return ns_error_set (err, EBUSY, "node %d has running jobs", node);
+    c->total_cores += cores - c->nodes[node].cores;
+    c->nodes[node].cores = cores;
+    c->nodes[node].sockets = sockets;
+    c->max_cores = 0;
+    for (int i = 0; i < c->nnodes; i++)
+        if (c->nodes[i].cores > c->max_cores)
+            c->max_cores = c->nodes[i].cores;
+    return 0;
+}
+
+/* Slot holding id, or the free slot where it would go. */
+static int find_slot (const ns_cluster_t *c, uint64_t id)
+{
+    unsigned mask = (unsigned)c->nslots - 1;
+    unsigned i = (unsigned)mix64 (id) & mask;
+    while (c->slots[i] >= 0 && c->jobs[c->slots[i]].id != id)
+        i = (i + 1) & mask;
+    return (int)i;
+}
+
+static struct job *find_job (const ns_cluster_t *c, uint64_t id)
+{
+    int s = find_slot (c, id);
+    return c->slots[s] >= 0 ? &c->jobs[c->slots[s]] : NULL;
+}
+
+static int rehash (ns_cluster_t *c, int nslots)
+{
+    int *slots = malloc (sizeof (int) * nslots);
+    if (!slots)
+        return -1;
+    free (c->slots);
+    c->slots = slots;
+    c->nslots = nslots;
+    memset (c->slots, 0xff, sizeof (int) * nslots);
+    for (int j = 0; j < c->njobs; j++)
+        c->slots[find_slot (c, c->jobs[j].id)] = j;
+    return 0;
+}
+
+/* Backward-shift deletion for linear probing (Knuth 6.4, algorithm R). */
+static void slot_delete (ns_cluster_t *c, int s)
+{
+    unsigned mask = (unsigned)c->nslots - 1;
+    unsigned hole = (unsigned)s;
+    unsigned i = hole;
+    c->slots[hole] = -1;
+    for (;;) {
+        i = (i + 1) & mask;
+        if (c->slots[i] < 0)
+            return;
+        unsigned home = (unsigned)mix64 (c->jobs[c->slots[i]].id) & mask;
+        /* Move i into the hole unless its home lies cyclically in
+         * (hole, i]. */
+        int stays = hole <= i ? (home > hole && home <= i)
+                              : (home > hole || home <= i);
+        if (!stays) {
+            c->slots[hole] = c->slots[i];
+            c->slots[i] = -1;
+            hole = i;
+        }
+    }
+}
+
+static int tenant_add (struct node *n, uint64_t id, int program, int cores)
+{
+    if (n->ntenants == n->cap) {
+        int cap = n->cap ? n->cap * 2 : 2;
+        struct tenant *t = realloc (n->t, sizeof (*t) * cap);
+        if (!t)
+            return -1;
+        n->t = t;
+        n->cap = cap;
+    }
+    n->t[n->ntenants++] = (struct tenant){ id, program, cores };
+    return 0;
+}
+
+static int check_shares (const ns_cluster_t *c, const ns_share_t *shares,
+                         int nshares, int flags, ns_error_t *err)
+{
+    if (nshares < 1 || !shares)
+        return ns_error_set (err, EINVAL, "a job needs at least one node");
+    for (int i = 0; i < nshares; i++) {
+        int n = shares[i].node;
+        if (!valid_node (c, n))
+            return ns_error_set (err, EINVAL, "node %d does not exist", n);
+        const struct node *nd = &c->nodes[n];
+        if (shares[i].cores < 1)
+            return ns_error_set (err, EINVAL, "node %d: %d cores", n,
+                                 shares[i].cores);
+        for (int k = 0; k < i; k++)
+            if (shares[k].node == n)
+                return ns_error_set (err, EINVAL, "node %d given twice", n);
+        if (nd->closed)
+            return ns_error_set (err, ENOSPC,
+                                 "node %d is held whole by another job", n);
+        if ((flags & NS_JOB_CLOSES_NODES) && nd->ntenants > 0)
+            return ns_error_set (err, ENOSPC,
+                                 "node %d has a tenant; cannot hold it whole",
+                                 n);
+        if (nd->used + shares[i].cores > nd->cores)
+            return ns_error_set (err, ENOSPC,
+                                 "node %d: %d cores asked, %d free", n,
+                                 shares[i].cores, nd->cores - nd->used);
+    }
+    return 0;
+}
+
+int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
+                        const ns_share_t *shares, int nshares, int flags,
+                        ns_error_t *err)
+{
+    if (!c)
+        return ns_error_set (err, EINVAL, "no cluster");
+    if (find_job (c, id))
+        return ns_error_set (err, EEXIST, "job %llu is already running",
+                             (unsigned long long)id);
+    if (check_shares (c, shares, nshares, flags, err) < 0)
+        return -1;
+    if (c->njobs == c->jobcap) {
+        int cap = c->jobcap ? c->jobcap * 2 : 64;
+        struct job *jobs = realloc (c->jobs, sizeof (*jobs) * cap);
+        if (!jobs)
+            return ns_error_set (err, ENOMEM, "out of memory");
+        c->jobs = jobs;
+        c->jobcap = cap;
+    }
+    if (2 * (c->njobs + 1) > c->nslots && rehash (c, c->nslots * 2) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    /* Reserve every tenant slot first so a failure changes nothing. */
+    for (int i = 0; i < nshares; i++) {
+        struct node *nd = &c->nodes[shares[i].node];
+        if (nd->ntenants == nd->cap) {
+            int cap = nd->cap ? nd->cap * 2 : 2;
+            struct tenant *t = realloc (nd->t, sizeof (*t) * cap);
+            if (!t)
+                return ns_error_set (err, ENOMEM, "out of memory");
+            nd->t = t;
+            nd->cap = cap;
+        }
+    }
+    ns_share_t *copy = malloc (sizeof (*copy) * nshares);
+    if (!copy)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    memcpy (copy, shares, sizeof (*copy) * nshares);
+
+    for (int i = 0; i < nshares; i++) {
+        struct node *nd = &c->nodes[shares[i].node];
+        (void)tenant_add (nd, id, program, shares[i].cores); /* reserved */
+        nd->used += shares[i].cores;
+        c->used_cores += shares[i].cores;
+        if (flags & NS_JOB_CLOSES_NODES)
+            nd->closed++;
+        set_empty (c, shares[i].node, 0);
+    }
+    int j = c->njobs++;
+    c->jobs[j] = (struct job){ id, program, flags, nshares, copy };
+    c->slots[find_slot (c, id)] = j;
+    return 0;
+}
+
+int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
+{
+    if (!c)
+        return ns_error_set (err, EINVAL, "no cluster");
+    int s = find_slot (c, id);
+    if (c->slots[s] < 0)
+        return ns_error_set (err, ENOENT, "job %llu is not running",
+                             (unsigned long long)id);
+    int j = c->slots[s];
+    struct job *jb = &c->jobs[j];
+    for (int i = 0; i < jb->nshares; i++) {
+        int n = jb->shares[i].node;
+        struct node *nd = &c->nodes[n];
+        for (int k = 0; k < nd->ntenants; k++) {
+            if (nd->t[k].job == id) {
+                nd->t[k] = nd->t[--nd->ntenants];
+                break;
+            }
+        }
+        nd->used -= jb->shares[i].cores;
+        c->used_cores -= jb->shares[i].cores;
+        if (jb->flags & NS_JOB_CLOSES_NODES)
+            nd->closed--;
+        if (nd->ntenants == 0)
+            set_empty (c, n, 1);
+    }
+    free (jb->shares);
+    slot_delete (c, s);
+    int last = --c->njobs;
+    if (j != last) {
+        c->jobs[j] = c->jobs[last];
+        c->slots[find_slot (c, c->jobs[j].id)] = j;
+    }
+    return 0;
+}
+
+int ns_cluster_nnodes (const ns_cluster_t *c)
+{
+    return c ? c->nnodes : 0;
+}
+
+int ns_cluster_njobs (const ns_cluster_t *c)
+{
+    return c ? c->njobs : 0;
+}
+
+int ns_cluster_max_cores (const ns_cluster_t *c)
+{
+    return c ? c->max_cores : 0;
+}
+
+int64_t ns_cluster_total_cores (const ns_cluster_t *c)
+{
+    return c ? c->total_cores : 0;
+}
+
+int64_t ns_cluster_used_cores (const ns_cluster_t *c)
+{
+    return c ? c->used_cores : 0;
+}
+
+int ns_node_cores (const ns_cluster_t *c, int node)
+{
+    return valid_node (c, node) ? c->nodes[node].cores : 0;
+}
+
+int ns_node_sockets (const ns_cluster_t *c, int node)
+{
+    return valid_node (c, node) ? c->nodes[node].sockets : 0;
+}
+
+int ns_node_free_cores (const ns_cluster_t *c, int node)
+{
+    if (!valid_node (c, node))
+        return 0;
+    return c->nodes[node].cores - c->nodes[node].used;
+}
+
+int ns_node_ntenants (const ns_cluster_t *c, int node)
+{
+    return valid_node (c, node) ? c->nodes[node].ntenants : 0;
+}
+
+int ns_node_is_empty (const ns_cluster_t *c, int node)
+{
+    return valid_node (c, node) && c->nodes[node].ntenants == 0;
+}
+
+int ns_node_is_closed (const ns_cluster_t *c, int node)
+{
+    return valid_node (c, node) && c->nodes[node].closed > 0;
+}
+
+static const struct tenant *tenant (const ns_cluster_t *c, int node, int i)
+{
+    if (!valid_node (c, node) || i < 0 || i >= c->nodes[node].ntenants)
+        return NULL;
+    return &c->nodes[node].t[i];
+}
+
+uint64_t ns_node_tenant_job (const ns_cluster_t *c, int node, int i)
+{
+    const struct tenant *t = tenant (c, node, i);
+    return t ? t->job : 0;
+}
+
+int ns_node_tenant_program (const ns_cluster_t *c, int node, int i)
+{
+    const struct tenant *t = tenant (c, node, i);
+    return t ? t->program : NS_PROGRAM_UNKNOWN;
+}
+
+int ns_node_tenant_cores (const ns_cluster_t *c, int node, int i)
+{
+    const struct tenant *t = tenant (c, node, i);
+    return t ? t->cores : 0;
+}
+
+int ns_node_runs_program (const ns_cluster_t *c, int node, int program)
+{
+    if (!valid_node (c, node) || program == NS_PROGRAM_UNKNOWN)
+        return 0;
+    const struct node *nd = &c->nodes[node];
+    for (int i = 0; i < nd->ntenants; i++)
+        if (nd->t[i].program == program)
+            return 1;
+    return 0;
+}
+
+int ns_cluster_next_empty (const ns_cluster_t *c, int from)
+{
+    if (!c || from >= c->nnodes)
+        return -1;
+    if (from < 0)
+        from = 0;
+    int w = from >> 6;
+    uint64_t word = c->empty[w] & (~0ULL << (from & 63));
+    for (;;) {
+        if (word)
+            return (w << 6) + __builtin_ctzll (word);
+        if (++w >= c->nwords)
+            return -1;
+        word = c->empty[w];
+    }
+}
+
+int ns_cluster_nempty (const ns_cluster_t *c)
+{
+    return c ? c->nempty : 0;
+}
+
+int ns_job_exists (const ns_cluster_t *c, uint64_t id)
+{
+    return c && find_job (c, id) != NULL;
+}
+
+int ns_job_program (const ns_cluster_t *c, uint64_t id)
+{
+    const struct job *j = c ? find_job (c, id) : NULL;
+    if (!j) {
+        errno = ENOENT;
+        return -1;
+    }
+    return j->program;
+}
+
+int ns_job_flags (const ns_cluster_t *c, uint64_t id)
+{
+    const struct job *j = c ? find_job (c, id) : NULL;
+    if (!j) {
+        errno = ENOENT;
+        return -1;
+    }
+    return j->flags;
+}
+
+int ns_job_shares (const ns_cluster_t *c, uint64_t id, ns_share_t *shares,
+                   int max)
+{
+    const struct job *j = c ? find_job (c, id) : NULL;
+    if (!j) {
+        errno = ENOENT;
+        return -1;
+    }
+    for (int i = 0; shares && i < j->nshares && i < max; i++)
+        shares[i] = j->shares[i];
+    return j->nshares;
+}
+
+const ns_share_t *ns_job_shares_ref (const ns_cluster_t *c, uint64_t id,
+                                     int *nshares)
+{
+    const struct job *j = c ? find_job (c, id) : NULL;
+    if (!j) {
+        errno = ENOENT;
+        *nshares = 0;
+        return NULL;
+    }
+    *nshares = j->nshares;
+    return j->shares;
+}
+
+static int check_nodes (const ns_cluster_t *c, int *tenants_total,
+                        ns_error_t *err)
+{
+    int nempty = 0;
+    int64_t used = 0;
+    *tenants_total = 0;
+    for (int n = 0; n < c->nnodes; n++) {
+        const struct node *nd = &c->nodes[n];
+        int sum = 0, closed = 0;
+        for (int i = 0; i < nd->ntenants; i++) {
+            const struct job *j = find_job (c, nd->t[i].job);
+            if (!j)
+                return ns_error_set (err, EPROTO,
+                                     "node %d: tenant job %llu not in table",
+                                     n, (unsigned long long)nd->t[i].job);
+            if (j->flags & NS_JOB_CLOSES_NODES)
+                closed++;
+            sum += nd->t[i].cores;
+        }
+        if (sum != nd->used)
+            return ns_error_set (err, EPROTO,
+                                 "node %d: used %d but tenants hold %d", n,
+                                 nd->used, sum);
+        if (nd->used > nd->cores || nd->used < 0)
+            return ns_error_set (err, EPROTO, "node %d: %d of %d cores used",
+                                 n, nd->used, nd->cores);
+        if (closed != nd->closed)
+            return ns_error_set (err, EPROTO, "node %d: closed %d, expected %d",
+                                 n, nd->closed, closed);
+        if (closed && nd->ntenants != 1)
+            return ns_error_set (err, EPROTO,
+                                 "node %d: held whole but has %d tenants", n,
+                                 nd->ntenants);
+        int bit = (c->empty[n >> 6] >> (n & 63)) & 1;
+        if (bit != (nd->ntenants == 0))
+            return ns_error_set (err, EPROTO, "node %d: empty bit %d wrong", n,
+                                 bit);
+        nempty += bit;
+        used += nd->used;
+        *tenants_total += nd->ntenants;
+    }
+    if (nempty != c->nempty)
+        return ns_error_set (err, EPROTO, "empty count %d, bitmap says %d",
+                             c->nempty, nempty);
+    if (used != c->used_cores)
+        return ns_error_set (err, EPROTO, "used cores %lld, nodes say %lld",
+                             (long long)c->used_cores, (long long)used);
+    return 0;
+}
+
+int ns_cluster_check (const ns_cluster_t *c, ns_error_t *err)
+{
+    if (!c)
+        return ns_error_set (err, EINVAL, "no cluster");
+    int tenants_total;
+    if (check_nodes (c, &tenants_total, err) < 0)
+        return -1;
+    int shares_total = 0, occupied = 0;
+    for (int s = 0; s < c->nslots; s++)
+        occupied += c->slots[s] >= 0;
+    if (occupied != c->njobs)
+        return ns_error_set (err, EPROTO, "%d hash slots for %d jobs",
+                             occupied, c->njobs);
+    for (int j = 0; j < c->njobs; j++) {
+        const struct job *jb = &c->jobs[j];
+        if (find_job (c, jb->id) != jb)
+            return ns_error_set (err, EPROTO, "job %llu not found by id",
+                                 (unsigned long long)jb->id);
+        for (int i = 0; i < jb->nshares; i++) {
+            const struct node *nd = &c->nodes[jb->shares[i].node];
+            int found = 0;
+            for (int k = 0; k < nd->ntenants; k++)
+                if (nd->t[k].job == jb->id
+                    && nd->t[k].cores == jb->shares[i].cores)
+                    found = 1;
+            if (!found)
+                return ns_error_set (err, EPROTO,
+                                     "job %llu missing from node %d",
+                                     (unsigned long long)jb->id,
+                                     jb->shares[i].node);
+        }
+        shares_total += jb->nshares;
+    }
+    if (shares_total != tenants_total)
+        return ns_error_set (err, EPROTO, "%d shares but %d tenants",
+                             shares_total, tenants_total);
+    return 0;
+}

@@ -1,0 +1,95 @@
+/* cluster.h - the state a placement policy looks at
+ *
+ * Nodes (cores, sockets) indexed 0..nnodes-1 and the running jobs with the
+ * cores they hold on each node and the program they run.  Jobs are keyed by
+ * a 64-bit id chosen by the caller (Slurm job id, trace job number).
+ *
+ * A job added with NS_JOB_CLOSES_NODES owns its nodes outright: nobody else
+ * may be placed there while it runs, whatever cores it actually uses
+ * (`exclusive`, `spread`, and user --exclusive requests).
+ *
+ * Cost: add/remove are O(width); per-node queries are O(1) or O(tenants).
+ * An empty-node bitmap lets a policy find the lowest empty nodes with a
+ * word scan, so a decision on 10,000 nodes does not walk every node.
+ */
+#ifndef NODESHARE_CLUSTER_H
+#define NODESHARE_CLUSTER_H
+
+#include <stdint.h>
+
+#include "nserror.h"
+
+typedef struct ns_cluster ns_cluster_t;
+
+enum {
+    NS_JOB_CLOSES_NODES = 1, /* no co-tenant may join this job's nodes */
+    NS_JOB_STRIPED = 2,      /* placed striped: gets spread_speedup */
+};
+
+/* One node of an allocation. */
+typedef struct {
+    int node;
+    int cores;
+} ns_share_t;
+
+/* All nodes get `cores` cores in `sockets` sockets; change single nodes
+ * with ns_cluster_set_node() before adding jobs. */
+ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
+                                 ns_error_t *err);
+void ns_cluster_destroy (ns_cluster_t *c);
+
+/* Only allowed while the node has no tenant. */
+int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
+                         ns_error_t *err);
+
+/* Add a running job.  Fails (EEXIST, EINVAL, ENOSPC) without changing the
+ * state when the id is taken, a share is malformed, a node lacks the cores
+ * or is closed, or (NS_JOB_CLOSES_NODES) a node already has a tenant.
+ * The same node may not appear twice in shares. */
+int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
+                        const ns_share_t *shares, int nshares, int flags,
+                        ns_error_t *err);
+int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err);
+
+int ns_cluster_nnodes (const ns_cluster_t *c);
+int ns_cluster_njobs (const ns_cluster_t *c);
+int ns_cluster_max_cores (const ns_cluster_t *c); /* largest node */
+int64_t ns_cluster_total_cores (const ns_cluster_t *c);
+int64_t ns_cluster_used_cores (const ns_cluster_t *c);
+
+int ns_node_cores (const ns_cluster_t *c, int node);
+int ns_node_sockets (const ns_cluster_t *c, int node);
+int ns_node_free_cores (const ns_cluster_t *c, int node);
+int ns_node_ntenants (const ns_cluster_t *c, int node);
+int ns_node_is_empty (const ns_cluster_t *c, int node);
+int ns_node_is_closed (const ns_cluster_t *c, int node);
+/* Tenant i (0 <= i < ntenants) of node: job id, program, cores held. */
+uint64_t ns_node_tenant_job (const ns_cluster_t *c, int node, int i);
+int ns_node_tenant_program (const ns_cluster_t *c, int node, int i);
+int ns_node_tenant_cores (const ns_cluster_t *c, int node, int i);
+/* Does program run on node?  (NS_PROGRAM_UNKNOWN never does.) */
+int ns_node_runs_program (const ns_cluster_t *c, int node, int program);
+
+/* First empty node with index >= from, or -1. */
+int ns_cluster_next_empty (const ns_cluster_t *c, int from);
+int ns_cluster_nempty (const ns_cluster_t *c);
+
+/* Job queries; -1 with ENOENT for an unknown id. */
+int ns_job_exists (const ns_cluster_t *c, uint64_t id);
+int ns_job_program (const ns_cluster_t *c, uint64_t id);
+int ns_job_flags (const ns_cluster_t *c, uint64_t id);
+/* Number of shares; copies up to max of them into shares (may be NULL). */
+int ns_job_shares (const ns_cluster_t *c, uint64_t id, ns_share_t *shares,
+                   int max);
+
+/* The job's shares in place (valid until the job is removed); NULL with
+ * ENOENT for an unknown id. */
+const ns_share_t *ns_job_shares_ref (const ns_cluster_t *c, uint64_t id,
+                                     int *nshares);
+
+/* Verify every internal sum and index: per-node used cores equal the sum
+ * of the shares, tenant lists match the job table, the empty bitmap matches,
+ * nothing exceeds its node.  0 when consistent, else -1 and a description. */
+int ns_cluster_check (const ns_cluster_t *c, ns_error_t *err);
+
+#endif /* !NODESHARE_CLUSTER_H */

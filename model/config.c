@@ -1,0 +1,1059 @@
+/* config.c - nodeshare.json, read strictly
+ *
+ * json-c builds the tree (its default, non-strict tokener accepts C and
+ * C++ comments, which administrators need to annotate figures).  The tree
+ * is then walked with one table of keys per object, so every key is known,
+ * typed and ranged, and every failure names its JSON path.  The config is
+ * built in a fresh object and only handed out once the whole file is good:
+ * a failed load has no side effects.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json.h>
+
+#include "nsconfig.h"
+
+/* A configuration is a few kilobytes; anything near this is a mistake
+ * (a trace or a core file given by accident). */
+#define CONFIG_MAX_BYTES (16 * 1024 * 1024)
+
+/* How much of a string value or trailing text an error message quotes. */
+#define QUOTE_MAX 40
+
+struct ns_config {
+    ns_policy_t policy;
+    ns_progtab_t *progs;
+    ns_interf_t *interf;
+    ns_identity_t *identity;
+    double cache_sigma;
+    uint64_t cache_footprint;
+};
+
+/* State of one load: where we are in the tree, for error messages, and
+ * what the handlers of nested keys need from their parents. */
+struct reader {
+    const char *src;
+    ns_config_t *cfg;
+    ns_error_t *err;
+    char path[256];
+    size_t len;
+    int program;            /* programs.NAME being read */
+    double def_speedup;     /* applied together once all keys are read */
+    double def_slowdown;
+    const char *pat_match;  /* identity.patterns[i] being read */
+    const char *pat_program;
+};
+
+struct key {
+    const char *name;
+    int (*read) (struct reader *r, json_object *v);
+};
+
+/*
+ * Create / destroy / accessors
+ */
+
+ns_config_t *ns_config_create (void)
+{
+    ns_config_t *cfg = calloc (1, sizeof (*cfg));
+    if (!cfg)
+        return NULL;
+    ns_policy_default (&cfg->policy);
+    cfg->cache_sigma = 1.0;
+    cfg->cache_footprint = 0;
+    cfg->progs = ns_progtab_create ();
+    cfg->interf = ns_interf_create ();
+    cfg->identity = ns_identity_create ();
+    if (!cfg->progs || !cfg->interf || !cfg->identity) {
+        ns_config_destroy (cfg);
+        errno = ENOMEM;
+        return NULL;
+    }
+    return cfg;
+}
+
+void ns_config_destroy (ns_config_t *cfg)
+{
+    if (!cfg)
+        return;
+    int saved = errno;
+    ns_progtab_destroy (cfg->progs);
+    ns_interf_destroy (cfg->interf);
+    ns_identity_destroy (cfg->identity);
+    free (cfg);
+    errno = saved;
+}
+
+const ns_policy_t *ns_config_policy (const ns_config_t *cfg)
+{
+    return cfg ? &cfg->policy : NULL;
+}
+
+ns_progtab_t *ns_config_progtab (ns_config_t *cfg)
+{
+    return cfg ? cfg->progs : NULL;
+}
+
+const ns_interf_t *ns_config_interf (const ns_config_t *cfg)
+{
+    return cfg ? cfg->interf : NULL;
+}
+
+const ns_identity_t *ns_config_identity (const ns_config_t *cfg)
+{
+    return cfg ? cfg->identity : NULL;
+}
+
+double ns_config_cache_sigma (const ns_config_t *cfg)
+{
+    return cfg ? cfg->cache_sigma : 1.0;
+}
+
+uint64_t ns_config_cache_footprint (const ns_config_t *cfg)
+{
+    return cfg ? cfg->cache_footprint : 0;
+}
+
+/*
+ * Sizes
+ */
+
+/* K, M, G, T (any case) -> shift in bits; 0 and no advance otherwise. */
+static int unit_shift (const char *u, const char **end)
+{
+    static const char units[] = "KMGT";
+    const char *p = *u ? strchr (units, *u & ~0x20) : NULL;
+    *end = p ? u + 1 : u;
+    return p ? 10 * (int)(p - units + 1) : 0;
+}
+
+/* floor (f / pow10 * 2^shift), exactly: binary long division of the
+ * decimal fraction, so "1.1K" is 1126 bytes on every platform. */
+static uint64_t fraction_bytes (uint64_t f, uint64_t pow10, int shift)
+{
+    uint64_t q = 0;
+    for (int i = 0; i < shift; i++) {
+        f *= 2;
+        q = q * 2 + (f >= pow10);
+        if (f >= pow10)
+            f -= pow10;
+    }
+    return q;
+}
+
+/* The unit after the number: "", B, K, KB, KiB, ... (any case). */
+static int parse_unit (const char *p, int *shift)
+{
+    const char *u;
+    *shift = unit_shift (p, &u);
+    if (*shift > 0 && (*u == 'i' || *u == 'I')) {
+        if (*++u != 'b' && *u != 'B')
+            return -1; /* "Ki" alone */
+    }
+    if (*u == 'b' || *u == 'B')
+        u++;
+    return *u == '\0' ? 0 : -1;
+}
+
+int ns_parse_size (const char *s, uint64_t *bytes)
+{
+    uint64_t n = 0, f = 0, pow10 = 1;
+    const char *p = s;
+    int shift;
+
+    if (!s || !bytes || *p < '0' || *p > '9')
+        goto inval;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            goto range;
+        n = n * 10 + (uint64_t)(*p - '0');
+    }
+    bool frac = *p == '.';
+    if (frac) {
+        if (*++p < '0' || *p > '9')
+            goto inval;
+        /* 10^18 is the largest power of ten the division can hold. */
+        for (; *p >= '0' && *p <= '9'; p++) {
+            if (pow10 == 1000000000000000000ull)
+                goto inval;
+            f = f * 10 + (uint64_t)(*p - '0');
+            pow10 *= 10;
+        }
+    }
+    /* "64 KiB" reads well; "64 " is a typo. */
+    if (*p == ' ') {
+        p += strspn (p, " ");
+        if (*p == '\0')
+            goto inval;
+    }
+    if (parse_unit (p, &shift) < 0 || (frac && shift == 0))
+        goto inval; /* garbage, or a fraction of a byte */
+    if (n > (UINT64_MAX >> shift))
+        goto range;
+    uint64_t whole = n << shift;
+    uint64_t part = frac ? fraction_bytes (f, pow10, shift) : 0;
+    if (whole > UINT64_MAX - part)
+        goto range;
+    *bytes = whole + part;
+    return 0;
+inval:
+    errno = EINVAL;
+    return -1;
+range:
+    errno = ERANGE;
+    return -1;
+}
+
+/*
+ * Error messages: "SRC: PATH: expected WHAT, got WHAT"
+ */
+
+/* s as a JSON string literal, cut after QUOTE_MAX bytes (on a character
+ * boundary) with "..." after the closing quote. */
+static const char *quote (const char *s, char *buf, size_t len)
+{
+    size_t o = 0, i = 0;
+    buf[o++] = '"';
+    for (; s[i] && o + 8 < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (i >= QUOTE_MAX && (c & 0xc0) != 0x80)
+            break;
+        if (c == '"' || c == '\\')
+            o += (size_t)snprintf (buf + o, len - o, "\\%c", c);
+        else if (c == '\n' || c == '\t' || c == '\r')
+            o += (size_t)snprintf (buf + o, len - o, "\\%c",
+                                   c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+        else if (c < 0x20)
+            o += (size_t)snprintf (buf + o, len - o, "\\u%04x", c);
+        else
+            buf[o++] = (char)c;
+    }
+    snprintf (buf + o, len - o, "\"%s", s[i] ? "..." : "");
+    return buf;
+}
+
+/* What a value is, for "got ...": scalars as written in the file (json-c
+ * keeps the text of doubles), containers by kind. */
+static const char *describe (json_object *v, char *buf, size_t len)
+{
+    switch (json_object_get_type (v)) {
+    case json_type_null:
+        return "null";
+    case json_type_boolean:
+        return json_object_get_boolean (v) ? "true" : "false";
+    case json_type_string:
+        return quote (json_object_get_string (v), buf, len);
+    case json_type_object:
+        return json_object_object_length (v) ? "an object" : "an empty object";
+    case json_type_array:
+        return json_object_array_length (v) ? "an array" : "an empty array";
+    case json_type_int:
+    case json_type_double:
+        snprintf (buf, len, "%s",
+                  json_object_to_json_string_ext (v, JSON_C_TO_STRING_PLAIN));
+        return buf;
+    }
+    return "?";
+}
+
+/* "SRC: PATH: message", errno set to errnum; returns -1. */
+__attribute__ ((format (printf, 3, 4)))
+static int fail_errno (struct reader *r, int errnum, const char *fmt, ...)
+{
+    char msg[NS_ERROR_TEXT];
+    va_list ap;
+    va_start (ap, fmt);
+    vsnprintf (msg, sizeof (msg), fmt, ap);
+    va_end (ap);
+    return ns_error_set (r->err, errnum, "%s: %s: %s", r->src,
+                         r->len ? r->path : "top level", msg);
+}
+
+/* "expected <what>, got <v>" */
+__attribute__ ((format (printf, 3, 4)))
+static int fail_got (struct reader *r, json_object *v, const char *fmt, ...)
+{
+    char what[NS_ERROR_TEXT / 2], got[QUOTE_MAX * 6 + 16];
+    va_list ap;
+    va_start (ap, fmt);
+    vsnprintf (what, sizeof (what), fmt, ap);
+    va_end (ap);
+    return fail_errno (r, EINVAL, "expected %s, got %s", what,
+                       describe (v, got, sizeof (got)));
+}
+
+/* A model/ setter failed (after our own checks, so out of memory): keep
+ * its message and errno, prefixed with where we are. */
+static int fail_sub (struct reader *r, const ns_error_t *sub)
+{
+    return fail_errno (r, errno, "%s", sub->text);
+}
+
+/*
+ * JSON paths: programs.LAM.slowdown.ABQ, identity.patterns[2].match,
+ * programs["a.out"] for keys that would be ambiguous after a dot.
+ */
+
+static bool plain_key (const char *k)
+{
+    if (!*k)
+        return false;
+    for (; *k; k++) {
+        if (!(*k >= 'a' && *k <= 'z') && !(*k >= 'A' && *k <= 'Z')
+            && !(*k >= '0' && *k <= '9') && !strchr ("_-+", *k))
+            return false;
+    }
+    return true;
+}
+
+static void path_append (struct reader *r, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+
+static void path_append (struct reader *r, const char *fmt, ...)
+{
+    size_t room = sizeof (r->path) - r->len;
+    va_list ap;
+    va_start (ap, fmt);
+    int n = vsnprintf (r->path + r->len, room, fmt, ap);
+    va_end (ap);
+    r->len = n < 0 || (size_t)n >= room ? sizeof (r->path) - 1
+                                         : r->len + (size_t)n;
+}
+
+/* Push a path element; returns the length to restore with path_pop(). */
+static size_t path_key (struct reader *r, const char *key)
+{
+    size_t old = r->len;
+    char q[QUOTE_MAX * 6 + 16];
+    if (plain_key (key))
+        path_append (r, "%s%s", r->len ? "." : "", key);
+    else
+        path_append (r, "[%s]", quote (key, q, sizeof (q)));
+    return old;
+}
+
+static size_t path_index (struct reader *r, size_t i)
+{
+    size_t old = r->len;
+    path_append (r, "[%zu]", i);
+    return old;
+}
+
+static void path_pop (struct reader *r, size_t old)
+{
+    r->len = old;
+    r->path[old] = '\0';
+}
+
+/*
+ * Typed values
+ */
+
+static bool is_number (json_object *v)
+{
+    return json_object_is_type (v, json_type_int)
+           || json_object_is_type (v, json_type_double);
+}
+
+/* A number in lo..hi; expect says so in the message. */
+static int get_number (struct reader *r, json_object *v, double lo, double hi,
+                       const char *expect, double *out)
+{
+    if (!is_number (v))
+        return fail_got (r, v, "%s", expect);
+    double d = json_object_get_double (v);
+    if (!isfinite (d) || d < lo || d > hi)
+        return fail_got (r, v, "%s", expect);
+    *out = d;
+    return 0;
+}
+
+/* An integer in lo..hi.  2.0 counts as an integer; json-c clamps integers
+ * beyond 64 bits to INT64_MIN/INT64_MAX, so those two are never in range. */
+static int get_integer (struct reader *r, json_object *v, int64_t lo,
+                        int64_t hi, const char *expect, int64_t *out)
+{
+    int64_t i;
+    if (json_object_is_type (v, json_type_int)) {
+        i = json_object_get_int64 (v);
+        if (i == INT64_MIN || i == INT64_MAX)
+            return fail_got (r, v, "%s", expect);
+    }
+    else if (json_object_is_type (v, json_type_double)) {
+        double d = json_object_get_double (v);
+        if (!isfinite (d) || d != floor (d) || d < -0x1p62 || d > 0x1p62)
+            return fail_got (r, v, "%s", expect);
+        i = (int64_t)d;
+    }
+    else
+        return fail_got (r, v, "%s", expect);
+    if (i < lo || i > hi)
+        return fail_got (r, v, "%s", expect);
+    *out = i;
+    return 0;
+}
+
+/* Check a program name the way progtab will, but with a message that
+ * says where the name is and what it was. */
+static int check_program_name (struct reader *r, const char *name,
+                               const char *expect)
+{
+    char q[QUOTE_MAX * 6 + 16];
+    if (!*name)
+        return fail_errno (r, EINVAL, "expected %s, got \"\"", expect);
+    if (strlen (name) >= NS_PROGRAM_NAME_MAX)
+        return fail_errno (r, EINVAL,
+                           "expected %s of at most %d characters, got %s",
+                           expect, NS_PROGRAM_NAME_MAX - 1,
+                           quote (name, q, sizeof (q)));
+    return 0;
+}
+
+static int intern (struct reader *r, const char *name)
+{
+    ns_error_t sub;
+    if (check_program_name (r, name, "a program name") < 0)
+        return -1;
+    int id = ns_progtab_intern (r->cfg->progs, name, &sub);
+    if (id < 0)
+        return fail_sub (r, &sub);
+    return id;
+}
+
+/*
+ * Objects: every key must be in the table; handlers run in table order
+ * (not file order), so that programs are interned before anything else.
+ */
+
+static const struct key *find_key (const struct key *keys, const char *name)
+{
+    for (; keys->name; keys++) {
+        if (strcmp (keys->name, name) == 0)
+            return keys;
+    }
+    return NULL;
+}
+
+static int fail_unknown (struct reader *r, const struct key *keys)
+{
+    char list[NS_ERROR_TEXT / 2] = "";
+    size_t len = 0;
+    for (const struct key *k = keys; k->name && len < sizeof (list); k++)
+        len += (size_t)snprintf (list + len, sizeof (list) - len, "%s%s",
+                                 k == keys ? "" : ", ", k->name);
+    return fail_errno (r, EINVAL, "unknown key (expected one of %s)", list);
+}
+
+static int read_object (struct reader *r, json_object *obj,
+                        const struct key *keys)
+{
+    json_object_object_foreach (obj, name, val) {
+        (void)val;
+        if (!find_key (keys, name)) {
+            path_key (r, name);
+            return fail_unknown (r, keys);
+        }
+    }
+    for (const struct key *k = keys; k->name; k++) {
+        json_object *v;
+        if (!json_object_object_get_ex (obj, k->name, &v))
+            continue;
+        size_t old = path_key (r, k->name);
+        int rc = k->read (r, v);
+        path_pop (r, old);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/*
+ * Top-level scalars
+ */
+
+#define POLICY_NAMES \
+    "one of exclusive, spread, mixed, twins, same, keep:PROGRAM, min-slowdown"
+
+static int read_policy (struct reader *r, json_object *v)
+{
+    ns_error_t sub;
+    if (!json_object_is_type (v, json_type_string))
+        return fail_got (r, v, POLICY_NAMES);
+    const char *s = json_object_get_string (v);
+    /* keep:P interns P: say what is wrong with P rather than with the
+     * policy name as a whole. */
+    if (strncmp (s, "keep:", 5) == 0 && s[5] == '\0')
+        return fail_got (r, v, "keep:PROGRAM with a program name");
+    if (strncmp (s, "keep:", 5) == 0 && strlen (s + 5) >= NS_PROGRAM_NAME_MAX)
+        return fail_got (r, v, "keep:PROGRAM with a program name of at most "
+                         "%d characters", NS_PROGRAM_NAME_MAX - 1);
+    if (ns_policy_parse (&r->cfg->policy, s, r->cfg->progs, &sub) < 0)
+        return errno == ENOMEM ? fail_sub (r, &sub)
+                               : fail_got (r, v, POLICY_NAMES);
+    return 0;
+}
+
+static int read_stripe_width (struct reader *r, json_object *v)
+{
+    int64_t i;
+    if (get_integer (r, v, 1, 16, "an integer 1..16", &i) < 0)
+        return -1;
+    r->cfg->policy.stripe_width = (int)i;
+    return 0;
+}
+
+static int read_max_cotenants (struct reader *r, json_object *v)
+{
+    int64_t i;
+    if (get_integer (r, v, 1, 64, "an integer 1..64", &i) < 0)
+        return -1;
+    r->cfg->policy.max_cotenants = (int)i;
+    return 0;
+}
+
+static int read_max_slowdown (struct reader *r, json_object *v)
+{
+    return get_number (r, v, 1.0, 100.0, "a number 1.0..100",
+                       &r->cfg->policy.max_slowdown);
+}
+
+static int read_fallback_after (struct reader *r, json_object *v)
+{
+    return get_integer (r, v, -1, INT64_MAX,
+                        "an integer >= 0 (seconds) or -1 (never)",
+                        &r->cfg->policy.fallback_after);
+}
+
+static int read_seed (struct reader *r, json_object *v)
+{
+    int64_t i;
+    if (get_integer (r, v, 0, INT64_MAX, "an integer >= 0", &i) < 0)
+        return -1;
+    r->cfg->policy.seed = (uint64_t)i;
+    return 0;
+}
+
+#define FIGURE "a number 0.01..100"
+
+static int read_default_speedup (struct reader *r, json_object *v)
+{
+    return get_number (r, v, 0.01, 100.0, FIGURE, &r->def_speedup);
+}
+
+static int read_default_slowdown (struct reader *r, json_object *v)
+{
+    return get_number (r, v, 0.01, 100.0, FIGURE, &r->def_slowdown);
+}
+
+/*
+ * programs: NAME -> { spread_speedup, slowdown: { NAME: number }, weight }
+ */
+
+static int read_spread_speedup (struct reader *r, json_object *v)
+{
+    ns_error_t sub;
+    double d;
+    if (get_number (r, v, 0.01, 100.0, FIGURE, &d) < 0)
+        return -1;
+    if (ns_interf_set_speedup (r->cfg->interf, r->program, d, &sub) < 0)
+        return fail_sub (r, &sub);
+    return 0;
+}
+
+static int read_slowdown_entry (struct reader *r, const char *name,
+                                json_object *v)
+{
+    ns_error_t sub;
+    double d;
+    int q = intern (r, name);
+    if (q < 0 || get_number (r, v, 0.01, 100.0, FIGURE, &d) < 0)
+        return -1;
+    if (ns_interf_set_slowdown (r->cfg->interf, r->program, q, d, &sub) < 0)
+        return fail_sub (r, &sub);
+    return 0;
+}
+
+static int read_slowdown (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_object))
+        return fail_got (r, v, "an object (co-tenant program -> slowdown)");
+    json_object_object_foreach (v, name, val) {
+        size_t old = path_key (r, name);
+        int rc = read_slowdown_entry (r, name, val);
+        path_pop (r, old);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int read_weight (struct reader *r, json_object *v)
+{
+    ns_error_t sub;
+    double d;
+    if (get_number (r, v, 0.0, 1e9, "a number 0..1e9", &d) < 0)
+        return -1;
+    if (ns_interf_set_weight (r->cfg->interf, r->program, d, &sub) < 0)
+        return fail_sub (r, &sub);
+    return 0;
+}
+
+static int read_runtime (struct reader *r, json_object *v)
+{
+    ns_error_t sub;
+    double d;
+    if (get_number (r, v, 1.0, 1e9, "a number of seconds 1..1e9", &d) < 0)
+        return -1;
+    if (ns_interf_set_runtime (r->cfg->interf, r->program, d, &sub) < 0)
+        return fail_sub (r, &sub);
+    return 0;
+}
+
+static const struct key program_keys[] = {
+    { "spread_speedup", read_spread_speedup },
+    { "slowdown", read_slowdown },
+    { "weight", read_weight },
+    { "runtime", read_runtime },
+    { NULL, NULL },
+};
+
+static int read_program (struct reader *r, const char *name, json_object *v)
+{
+    int id = intern (r, name);
+    if (id < 0)
+        return -1;
+    if (!json_object_is_type (v, json_type_object))
+        return fail_got (r, v, "an object with spread_speedup, slowdown, "
+                               "weight, runtime");
+    r->program = id;
+    return read_object (r, v, program_keys);
+}
+
+static int read_programs (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_object))
+        return fail_got (r, v, "an object (program name -> figures)");
+    json_object_object_foreach (v, name, val) {
+        size_t old = path_key (r, name);
+        int rc = read_program (r, name, val);
+        path_pop (r, old);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/*
+ * identity: { order: [...], patterns: [ { match, program }, ... ] }
+ */
+
+static int read_order_entry (struct reader *r, json_object *v, bool *seen,
+                             ns_idsource_t *out)
+{
+    int s = -1;
+    if (json_object_is_type (v, json_type_string))
+        s = ns_idsource_parse (json_object_get_string (v));
+    if (s < 0 || s >= NS_ID_NONE)
+        return fail_got (r, v, "one of tag, script, name");
+    if (seen[s])
+        return fail_got (r, v, "each source at most once");
+    seen[s] = true;
+    *out = (ns_idsource_t)s;
+    return 0;
+}
+
+static int read_order (struct reader *r, json_object *v)
+{
+    /* One spare slot: with only three sources, a fourth entry is a
+     * repeat, which read_order_entry() rejects before writing it. */
+    ns_idsource_t order[NS_ID_NONE + 1];
+    bool seen[NS_ID_NONE] = { false };
+    ns_error_t sub;
+
+    if (!json_object_is_type (v, json_type_array)
+        || json_object_array_length (v) == 0)
+        return fail_got (r, v, "an array of 1..3 sources (tag, script, name)");
+    size_t n = json_object_array_length (v);
+    for (size_t i = 0; i < n; i++) {
+        size_t old = path_index (r, i);
+        int rc = read_order_entry (r, json_object_array_get_idx (v, i), seen,
+                                   &order[i]);
+        path_pop (r, old);
+        if (rc < 0)
+            return -1;
+    }
+    if (ns_identity_set_order (r->cfg->identity, order, (int)n, &sub) < 0)
+        return fail_sub (r, &sub);
+    return 0;
+}
+
+static int read_pattern_match (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_string)
+        || json_object_get_string_len (v) == 0)
+        return fail_got (r, v, "a non-empty glob");
+    r->pat_match = json_object_get_string (v);
+    return 0;
+}
+
+static int read_pattern_program (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_string))
+        return fail_got (r, v, "a program name");
+    if (intern (r, json_object_get_string (v)) < 0)
+        return -1;
+    r->pat_program = json_object_get_string (v);
+    return 0;
+}
+
+static const struct key pattern_keys[] = {
+    { "match", read_pattern_match },
+    { "program", read_pattern_program },
+    { NULL, NULL },
+};
+
+/* A key that must be there: point the path at it. */
+static int fail_missing (struct reader *r, const char *key, const char *what)
+{
+    path_key (r, key);
+    return fail_errno (r, EINVAL, "expected %s, got nothing", what);
+}
+
+static int read_pattern (struct reader *r, json_object *v)
+{
+    ns_error_t sub;
+    if (!json_object_is_type (v, json_type_object))
+        return fail_got (r, v, "an object with match and program");
+    r->pat_match = r->pat_program = NULL;
+    if (read_object (r, v, pattern_keys) < 0)
+        return -1;
+    if (!r->pat_match)
+        return fail_missing (r, "match", "a non-empty glob");
+    if (!r->pat_program)
+        return fail_missing (r, "program", "a program name");
+    if (ns_identity_add_pattern (r->cfg->identity, r->pat_match,
+                                 r->pat_program, &sub) < 0)
+        return fail_sub (r, &sub);
+    return 0;
+}
+
+static int read_patterns (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_array))
+        return fail_got (r, v, "an array of {match, program} objects");
+    size_t n = json_object_array_length (v);
+    for (size_t i = 0; i < n; i++) {
+        size_t old = path_index (r, i);
+        int rc = read_pattern (r, json_object_array_get_idx (v, i));
+        path_pop (r, old);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static const struct key identity_keys[] = {
+    { "order", read_order },
+    { "patterns", read_patterns },
+    { NULL, NULL },
+};
+
+static int read_identity (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_object))
+        return fail_got (r, v, "an object with order, patterns");
+    return read_object (r, v, identity_keys);
+}
+
+/*
+ * cache: { sigma, default_footprint }
+ */
+
+static int read_sigma (struct reader *r, json_object *v)
+{
+    return get_number (r, v, 0.01, 1.0, "a number 0.01..1",
+                       &r->cfg->cache_sigma);
+}
+
+#define SIZE_EXPECT \
+    "a size in bytes (an integer, or a string such as \"512K\", \"2M\", " \
+    "\"1.5G\")"
+
+static int read_footprint (struct reader *r, json_object *v)
+{
+    if (json_object_is_type (v, json_type_string)) {
+        if (ns_parse_size (json_object_get_string (v),
+                           &r->cfg->cache_footprint) < 0)
+            return fail_got (r, v, SIZE_EXPECT);
+        return 0;
+    }
+    int64_t i;
+    if (get_integer (r, v, 0, INT64_MAX, SIZE_EXPECT, &i) < 0)
+        return -1;
+    r->cfg->cache_footprint = (uint64_t)i;
+    return 0;
+}
+
+static const struct key cache_keys[] = {
+    { "sigma", read_sigma },
+    { "default_footprint", read_footprint },
+    { NULL, NULL },
+};
+
+static int read_cache (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_object))
+        return fail_got (r, v, "an object with sigma, default_footprint");
+    return read_object (r, v, cache_keys);
+}
+
+/* programs first: its names get the lowest ids (ABQ, LAM, LSD -> 0, 1, 2)
+ * whatever else the file mentions, and wherever it puts them. */
+static const struct key top_keys[] = {
+    { "programs", read_programs },
+    { "policy", read_policy },
+    { "stripe_width", read_stripe_width },
+    { "max_cotenants", read_max_cotenants },
+    { "max_slowdown", read_max_slowdown },
+    { "fallback_after", read_fallback_after },
+    { "seed", read_seed },
+    { "default_speedup", read_default_speedup },
+    { "default_slowdown", read_default_slowdown },
+    { "identity", read_identity },
+    { "cache", read_cache },
+    { NULL, NULL },
+};
+
+static int read_top (struct reader *r, json_object *root)
+{
+    ns_error_t sub;
+    if (!json_object_is_type (root, json_type_object))
+        return fail_got (r, root, "an object");
+    r->def_speedup = ns_interf_speedup (r->cfg->interf, NS_PROGRAM_UNKNOWN);
+    r->def_slowdown = ns_interf_slowdown (r->cfg->interf, NS_PROGRAM_UNKNOWN,
+                                          NS_PROGRAM_UNKNOWN);
+    if (read_object (r, root, top_keys) < 0)
+        return -1;
+    if (ns_interf_set_defaults (r->cfg->interf, r->def_speedup,
+                                r->def_slowdown, &sub) < 0)
+        return fail_sub (r, &sub);
+    return 0;
+}
+
+/*
+ * Text -> JSON tree
+ */
+
+/* Skip whitespace and comments, as json-c does between tokens.  An
+ * unterminated comment is left in place (it is then trailing garbage). */
+static const char *skip_blank (const char *p)
+{
+    for (;;) {
+        p += strspn (p, " \t\r\n\f\v");
+        if (p[0] == '/' && p[1] == '/') {
+            p += strcspn (p, "\n");
+        }
+        else if (p[0] == '/' && p[1] == '*') {
+            const char *end = strstr (p + 2, "*/");
+            if (!end)
+                return p;
+            p = end + 2;
+        }
+        else
+            return p;
+    }
+}
+
+/* "SRC:LINE:COL: ", 1-based, columns in bytes as editors count them. */
+static int fail_at (const char *src, const char *text, size_t off,
+                    ns_error_t *err, const char *msg)
+{
+    int line = 1;
+    size_t bol = 0;
+    for (size_t i = 0; i < off && text[i]; i++) {
+        if (text[i] == '\n') {
+            line++;
+            bol = i + 1;
+        }
+    }
+    return ns_error_set (err, EINVAL, "%s:%d:%zu: %s", src, line,
+                         off - bol + 1, msg);
+}
+
+static size_t parse_end (json_tokener *tok)
+{
+#if JSON_C_VERSION_NUM >= ((0 << 16) | (15 << 8))
+    return json_tokener_get_parse_end (tok);
+#else
+    return (size_t)tok->char_offset;
+#endif
+}
+
+/* Text -> *rootp.  A JSON null is a NULL json_object, hence the int. */
+static int parse (const char *text, const char *src, json_object **rootp,
+                  ns_error_t *err)
+{
+    size_t len = strlen (text);
+    char msg[NS_ERROR_TEXT], q[QUOTE_MAX * 6 + 16];
+
+    if (len > CONFIG_MAX_BYTES)
+        return ns_error_set (err, EFBIG, "%s: expected at most %d bytes, "
+                             "got %zu", src, CONFIG_MAX_BYTES, len);
+    if (*skip_blank (text) == '\0')
+        return ns_error_set (err, EINVAL, "%s: expected a JSON object, got "
+                             "an empty file", src);
+    json_tokener *tok = json_tokener_new ();
+    if (!tok)
+        return ns_error_set (err, ENOMEM, "%s: out of memory", src);
+    /* Hand json-c the terminating NUL too, so that input ending inside a
+     * value is an error ("unexpected end of data"), not "continue". */
+    json_object *root = json_tokener_parse_ex (tok, text, (int)len + 1);
+    enum json_tokener_error jerr = json_tokener_get_error (tok);
+    size_t end = parse_end (tok);
+    json_tokener_free (tok);
+    if (jerr != json_tokener_success)
+        return fail_at (src, text, end, err, json_tokener_error_desc (jerr));
+    /* json-c stops after the first value; the rest must be blank. */
+    const char *rest = skip_blank (text + (end < len ? end : len));
+    if (*rest) {
+        /* Quote the rest of that line; quote() adds "..." if it is long. */
+        char line[QUOTE_MAX * 2];
+        snprintf (line, sizeof (line), "%.*s", (int)strcspn (rest, "\n"),
+                  rest);
+        snprintf (msg, sizeof (msg), "expected end of file after the "
+                  "top-level value, got %s", quote (line, q, sizeof (q)));
+        json_object_put (root);
+        return fail_at (src, text, (size_t)(rest - text), err, msg);
+    }
+    *rootp = root;
+    return 0;
+}
+
+/*
+ * Loading
+ */
+
+ns_config_t *ns_config_load_string (const char *text, const char *srcname,
+                                    ns_error_t *err)
+{
+    const char *src = srcname ? srcname : "(string)";
+    if (!text) {
+        ns_error_set (err, EINVAL, "%s: no text", src);
+        return NULL;
+    }
+    json_object *root = NULL;
+    if (parse (text, src, &root, err) < 0)
+        return NULL;
+    struct reader r = { .src = src, .err = err };
+    if (!(r.cfg = ns_config_create ())) {
+        ns_error_set (err, ENOMEM, "%s: out of memory", src);
+        goto error;
+    }
+    if (read_top (&r, root) < 0)
+        goto error;
+    json_object_put (root);
+    return r.cfg;
+error:
+    ns_config_destroy (r.cfg);
+    json_object_put (root);
+    return NULL;
+}
+
+/* Read all of fd into a NUL-terminated buffer of at most max bytes. */
+static int read_all (int fd, size_t max, char **bufp, size_t *lenp)
+{
+    size_t len = 0, cap = 0;
+    char *buf = NULL;
+    for (;;) {
+        if (len + 1 >= cap) {
+            size_t ncap = cap ? cap * 2 : 8192;
+            char *nbuf;
+            if (ncap > max + 2)
+                ncap = max + 2;
+            if (ncap <= cap) {
+                free (buf);
+                errno = EFBIG;
+                return -1;
+            }
+            if (!(nbuf = realloc (buf, ncap))) {
+                free (buf);
+                errno = ENOMEM;
+                return -1;
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        ssize_t n = read (fd, buf + len, cap - len - 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int saved = errno;
+            free (buf);
+            errno = saved;
+            return -1;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    buf[len] = '\0';
+    *bufp = buf;
+    *lenp = len;
+    return 0;
+}
+
+static char *read_file (const char *path, ns_error_t *err)
+{
+    char *text;
+    size_t len;
+    int fd = open (path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        ns_error_set (err, e, "%s: cannot open: %s", path, strerror (e));
+        return NULL;
+    }
+    int rc = read_all (fd, CONFIG_MAX_BYTES, &text, &len);
+    int e = errno;
+    close (fd);
+    if (rc < 0 && e == EFBIG) {
+        ns_error_set (err, e, "%s: expected a file of at most 16 MiB, got "
+                              "more", path);
+        return NULL;
+    }
+    if (rc < 0) {
+        ns_error_set (err, e, "%s: cannot read: %s", path, strerror (e));
+        return NULL;
+    }
+    /* json-c would stop at a NUL and we would ignore the rest silently. */
+    if (strlen (text) != len) {
+        fail_at (path, text, strlen (text), err,
+                 "expected text, got a NUL byte");
+        free (text);
+        return NULL;
+    }
+    return text;
+}
+
+ns_config_t *ns_config_load_file (const char *path, ns_error_t *err)
+{
+    if (!path) {
+        ns_error_set (err, EINVAL, "no configuration file name");
+        return NULL;
+    }
+    char *text = read_file (path, err);
+    if (!text)
+        return NULL;
+    ns_config_t *cfg = ns_config_load_string (text, path, err);
+    int saved = errno;
+    free (text);
+    errno = saved;
+    return cfg;
+}

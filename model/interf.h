@@ -1,0 +1,60 @@
+/* interf.h - interference model (design.md section 3)
+ *
+ * Two numbers per program and one per ordered pair:
+ *   spread_speedup[p] = runtime on one full node / runtime alone on two
+ *                       half-used nodes (> 1 means striping helps p);
+ *   slowdown[p][q]    = runtime of p sharing its nodes with q / runtime of p
+ *                       alone on the same half-used nodes (may be < 1).
+ * Programs are progtab ids.  Anything not set (an unknown program, an id
+ * beyond the table) reads as the defaults, 1.0 unless configured.
+ */
+#ifndef NODESHARE_INTERF_H
+#define NODESHARE_INTERF_H
+
+#include "nserror.h"
+
+typedef struct ns_interf ns_interf_t;
+
+ns_interf_t *ns_interf_create (void);
+void ns_interf_destroy (ns_interf_t *m);
+ns_interf_t *ns_interf_copy (const ns_interf_t *m);
+
+/* Defaults for programs or pairs without a figure. */
+int ns_interf_set_defaults (ns_interf_t *m, double speedup, double slowdown,
+                            ns_error_t *err);
+int ns_interf_set_speedup (ns_interf_t *m, int p, double speedup,
+                           ns_error_t *err);
+int ns_interf_set_slowdown (ns_interf_t *m, int p, int q, double slowdown,
+                            ns_error_t *err);
+/* Relative weight of program p in a program mix (closed experiments). */
+int ns_interf_set_weight (ns_interf_t *m, int p, double weight,
+                          ns_error_t *err);
+
+/* Let program p borrow the figures of program cls (an interference class):
+ * every lookup of p then reads cls's row and column.  cls = -1 undoes it.
+ * The simulator uses this to give unknown trace programs a class. */
+int ns_interf_set_class (ns_interf_t *m, int p, int cls, ns_error_t *err);
+int ns_interf_class (const ns_interf_t *m, int p);
+
+double ns_interf_speedup (const ns_interf_t *m, int p);
+double ns_interf_slowdown (const ns_interf_t *m, int p, int q);
+double ns_interf_weight (const ns_interf_t *m, int p);
+/* Runtime of one job of p on one full node, s (closed experiments);
+ * 3600 when not set. */
+int ns_interf_set_runtime (ns_interf_t *m, int p, double seconds,
+                           ns_error_t *err);
+double ns_interf_runtime (const ns_interf_t *m, int p);
+/* Highest program id that has any figure set, plus one. */
+int ns_interf_nprograms (const ns_interf_t *m);
+
+/* Slowdown of p on one node shared with the programs cotenants[0..n-1]:
+ * the product of the pairwise slowdowns (1.0 when alone).  With the usual
+ * limit of one co-tenant this is just slowdown[p][q]. */
+double ns_interf_node_slowdown (const ns_interf_t *m, int p,
+                                const int *cotenants, int n);
+
+/* Predicted mutual slowdown of putting p next to q: the larger of
+ * slowdown[p][q] and slowdown[q][p] (min-slowdown's pairing score). */
+double ns_interf_mutual (const ns_interf_t *m, int p, int q);
+
+#endif /* !NODESHARE_INTERF_H */

@@ -1,0 +1,711 @@
+/* policy.c - placement policies (design.md section 2)
+ *
+ * A decision has three steps:
+ *   1. shape: how many nodes (width) and how many tasks on each.  Striping
+ *      doubles the minimal width (stripe_width x); explicit requests and
+ *      jobs that cannot be split keep the shape the user asked for;
+ *   2. choice: empty nodes first (lowest index, or a seeded rotation), then,
+ *      if the policy shares, admissible half-used nodes in index order or,
+ *      for min-slowdown, by predicted mutual slowdown;
+ *   3. verdict and a one-line explanation, including refused nodes.
+ * Nothing here changes the cluster: the caller adds the job.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+static const char *kind_names[NS_POLICY_COUNT] = {
+    [NS_POLICY_EXCLUSIVE] = "exclusive",
+    [NS_POLICY_SPREAD] = "spread",
+    [NS_POLICY_MIXED] = "mixed",
+    [NS_POLICY_TWINS] = "twins",
+    [NS_POLICY_SAME] = "same",
+    [NS_POLICY_KEEP] = "keep",
+    [NS_POLICY_MIN_SLOWDOWN] = "min-slowdown",
+};
+
+void ns_policy_default (ns_policy_t *p)
+{
+    *p = (ns_policy_t){
+        .kind = NS_POLICY_TWINS,
+        .keep_program = NS_PROGRAM_UNKNOWN,
+        .stripe_width = 2,
+        .max_cotenants = 2,
+        .max_slowdown = 1.15,
+        .fallback_after = -1,
+        .seed = 0,
+    };
+}
+
+const char *ns_policy_kind_name (ns_policy_kind_t kind)
+{
+    if (kind < 0 || kind >= NS_POLICY_COUNT)
+        return "?";
+    return kind_names[kind];
+}
+
+int ns_policy_parse (ns_policy_t *p, const char *name, ns_progtab_t *progs,
+                     ns_error_t *err)
+{
+    if (!p || !name)
+        return ns_error_set (err, EINVAL, "no policy name");
+    if (strncmp (name, "keep:", 5) == 0) {
+        const char *prog = name + 5;
+        if (!*prog)
+            return ns_error_set (err, EINVAL,
+                                 "policy keep: needs a program (keep:NAME)");
+        if (!progs)
+            return ns_error_set (err, EINVAL, "policy %s: no program table",
+                                 name);
+        int id = ns_progtab_intern (progs, prog, err);
+        if (id < 0)
+            return -1;
+        p->kind = NS_POLICY_KEEP;
+        p->keep_program = id;
+        return 0;
+    }
+    for (int k = 0; k < NS_POLICY_COUNT; k++) {
+        if (k != NS_POLICY_KEEP && strcmp (name, kind_names[k]) == 0) {
+            p->kind = k;
+            p->keep_program = NS_PROGRAM_UNKNOWN;
+            return 0;
+        }
+    }
+    return ns_error_set (err, EINVAL,
+                         "unknown policy '%s' (expected exclusive, spread, "
+                         "mixed, twins, same, keep:PROGRAM or min-slowdown)",
+                         name);
+}
+
+int ns_policy_name (const ns_policy_t *p, const ns_progtab_t *progs, char *buf,
+                    int len)
+{
+    if (p->kind == NS_POLICY_KEEP)
+        return snprintf (buf, len, "keep:%s",
+                         ns_progtab_name (progs, p->keep_program));
+    return snprintf (buf, len, "%s", ns_policy_kind_name (p->kind));
+}
+
+void ns_request_init (ns_request_t *r, uint64_t id, int program, int ntasks)
+{
+    *r = (ns_request_t){
+        .id = id,
+        .program = program,
+        .ntasks = ntasks,
+        .cpus_per_task = 1,
+    };
+}
+
+const char *ns_verdict_name (ns_verdict_t v)
+{
+    switch (v) {
+    case NS_PLACED: return "placed";
+    case NS_WAIT_RESOURCES: return "resources";
+    case NS_WAIT_TWIN: return "twin";
+    case NS_WAIT_PAIRING: return "pairing";
+    case NS_WAIT_SLOWDOWN: return "slowdown";
+    case NS_WAIT_COTENANTS: return "cotenants";
+    case NS_NEVER: return "never";
+    }
+    return "?";
+}
+
+const char *ns_rule_name (ns_rule_t r)
+{
+    switch (r) {
+    case NS_RULE_NONE: return "none";
+    case NS_RULE_EXCLUSIVE: return "exclusive";
+    case NS_RULE_STRIPE_EMPTY: return "stripe-empty";
+    case NS_RULE_STRIPE_SHARE: return "stripe-share";
+    case NS_RULE_AS_ASKED: return "as-asked";
+    case NS_RULE_FALLBACK: return "fallback";
+    }
+    return "?";
+}
+
+ns_placement_t *ns_placement_create (int cap)
+{
+    if (cap < 1) {
+        errno = EINVAL;
+        return NULL;
+    }
+    ns_placement_t *pl = calloc (1, sizeof (*pl));
+    if (!pl)
+        return NULL;
+    pl->shares = calloc (cap, sizeof (*pl->shares));
+    if (!pl->shares) {
+        free (pl);
+        return NULL;
+    }
+    pl->cap = cap;
+    return pl;
+}
+
+void ns_placement_destroy (ns_placement_t *pl)
+{
+    if (pl) {
+        free (pl->shares);
+        free (pl);
+    }
+}
+
+/* Why a node was not taken; the order is the priority of the verdict. */
+enum refusal {
+    REF_TWIN,      /* runs the same program (twins) */
+    REF_PAIRING,   /* same / keep:P rule */
+    REF_SLOWDOWN,  /* min-slowdown limit */
+    REF_COTENANTS, /* holds max_cotenants jobs */
+    REF_FULL,      /* "busy": too few free cores, held whole, not allowed */
+    REF_COUNT
+};
+
+static const char *refusal_names[REF_COUNT] = {
+    "twin", "pairing", "slowdown", "cotenants", "busy",
+};
+
+#define REF_SHOW 3
+
+/* Working state of one decision. */
+struct decide {
+    const ns_cluster_t *c;
+    const ns_policy_t *pol;
+    const ns_interf_t *m;
+    const ns_request_t *req;
+    ns_placement_t *pl;
+
+    int width;          /* nodes to find */
+    int tasks_hi;       /* tasks on the fullest node */
+    int slot;           /* cores needed on every node: tasks_hi * cpt */
+    int closes;         /* the job holds its nodes whole */
+    int shares_nodes;   /* may join running jobs */
+    int striped;
+    ns_rule_t rule;
+
+    int found;
+    double *score;      /* min-slowdown: score of each found node */
+    double score_buf[64];
+    int nrefused[REF_COUNT];
+    int shown[REF_COUNT][REF_SHOW];
+};
+
+static void refuse (struct decide *d, enum refusal why, int node)
+{
+    if (d->nrefused[why] < REF_SHOW)
+        d->shown[why][d->nrefused[why]] = node;
+    d->nrefused[why]++;
+}
+
+static int allowed (const struct decide *d, int node)
+{
+    return !d->req->allowed || d->req->allowed[node];
+}
+
+/* The start of the scan: 0, or a per-job rotation when a seed is set. */
+static int scan_start (const struct decide *d)
+{
+    if (!d->pol->seed)
+        return 0;
+    uint64_t x = d->pol->seed ^ (d->req->id * 0x9e3779b97f4a7c15ULL);
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 29;
+    return (int)(x % (uint64_t)ns_cluster_nnodes (d->c));
+}
+
+static void take (struct decide *d, int node, double score)
+{
+    d->pl->shares[d->found].node = node;
+    if (d->score)
+        d->score[d->found] = score;
+    d->found++;
+}
+
+/* Empty nodes first: word-scan the empty bitmap from the start offset. */
+static void take_empty (struct decide *d)
+{
+    int nn = ns_cluster_nnodes (d->c);
+    int start = scan_start (d);
+    for (int pass = 0; pass < 2 && d->found < d->width; pass++) {
+        int from = pass == 0 ? start : 0;
+        int to = pass == 0 ? nn : start;
+        for (int n = ns_cluster_next_empty (d->c, from);
+             n >= 0 && n < to && d->found < d->width;
+             n = ns_cluster_next_empty (d->c, n + 1)) {
+            if (!allowed (d, n) || ns_node_cores (d->c, n) < d->slot)
+                refuse (d, REF_FULL, n);
+            else
+                take (d, n, 0.0);
+        }
+    }
+}
+
+/* Pairing rule of the policy for program p joining node n. */
+static int pairing_refusal (const struct decide *d, int n)
+{
+    const ns_cluster_t *c = d->c;
+    int p = d->req->program;
+    int nt = ns_node_ntenants (c, n);
+    switch (d->pol->kind) {
+    case NS_POLICY_TWINS:
+        return ns_node_runs_program (c, n, p) ? REF_TWIN : -1;
+    case NS_POLICY_SAME:
+        for (int i = 0; i < nt; i++) {
+            int q = ns_node_tenant_program (c, n, i);
+            if (q != p || p == NS_PROGRAM_UNKNOWN)
+                return REF_PAIRING;
+        }
+        return -1;
+    case NS_POLICY_KEEP: {
+        int pk = d->pol->keep_program;
+        for (int i = 0; i < nt; i++) {
+            int q = ns_node_tenant_program (c, n, i);
+            if ((p == pk) != (q == pk))
+                return REF_PAIRING;
+        }
+        return -1;
+    }
+    default:
+        return -1;
+    }
+}
+
+/* Worst predicted mutual slowdown of p with the tenants of n. */
+static double pair_score (const struct decide *d, int n)
+{
+    double worst = 1.0;
+    int nt = ns_node_ntenants (d->c, n);
+    for (int i = 0; i < nt; i++) {
+        double s = ns_interf_mutual (d->m, d->req->program,
+                                     ns_node_tenant_program (d->c, n, i));
+        if (i == 0 || s > worst)
+            worst = s;
+    }
+    return worst;
+}
+
+/* Keep the best `need` candidates by (score, scan order): insertion into
+ * the tail of the found array, which is tiny (a job needs few nodes). */
+static void take_ranked (struct decide *d, int base, int n, double s)
+{
+    int need = d->width - base;
+    int have = d->found - base;
+    if (have == need && s >= d->score[d->found - 1])
+        return;
+    int i = have < need ? d->found++ : d->found - 1;
+    while (i > base && d->score[i - 1] > s) {
+        d->pl->shares[i] = d->pl->shares[i - 1];
+        d->score[i] = d->score[i - 1];
+        i--;
+    }
+    d->pl->shares[i].node = n;
+    d->score[i] = s;
+}
+
+/* Co-schedule: admissible nodes that already hold jobs. */
+static void take_shared (struct decide *d)
+{
+    const ns_cluster_t *c = d->c;
+    int nn = ns_cluster_nnodes (c);
+    int start = scan_start (d);
+    int ranked = d->score != NULL;
+    int base = d->found;
+    for (int k = 0; k < nn; k++) {
+        int n = start + k < nn ? start + k : start + k - nn;
+        if (ns_node_is_empty (c, n))
+            continue;
+        if (!ranked && d->found == d->width)
+            break;
+        if (!allowed (d, n) || ns_node_is_closed (c, n)
+            || ns_node_free_cores (c, n) < d->slot) {
+            refuse (d, REF_FULL, n);
+            continue;
+        }
+        if (ns_node_ntenants (c, n) >= d->pol->max_cotenants) {
+            refuse (d, REF_COTENANTS, n);
+            continue;
+        }
+        int why = pairing_refusal (d, n);
+        if (why >= 0) {
+            refuse (d, why, n);
+            continue;
+        }
+        if (ranked) {
+            double s = pair_score (d, n);
+            if (s > d->pol->max_slowdown) {
+                refuse (d, REF_SLOWDOWN, n);
+                continue;
+            }
+            take_ranked (d, base, n, s);
+        }
+        else
+            take (d, n, 0.0);
+    }
+}
+
+/* Plain packing: any node with the cores, lowest index first. */
+static void take_packed (struct decide *d)
+{
+    int nn = ns_cluster_nnodes (d->c);
+    for (int n = 0; n < nn && d->found < d->width; n++) {
+        if (allowed (d, n) && !ns_node_is_closed (d->c, n)
+            && ns_node_free_cores (d->c, n) >= d->slot)
+            take (d, n, 0.0);
+    }
+}
+
+static int cmp_share (const void *a, const void *b)
+{
+    return ((const ns_share_t *)a)->node - ((const ns_share_t *)b)->node;
+}
+
+/* Tasks: the first (ntasks - (hi-1) * width) nodes get hi tasks, the rest
+ * hi - 1, so the sum is exactly ntasks. */
+static void fill_cores (struct decide *d)
+{
+    const ns_request_t *r = d->req;
+    ns_placement_t *pl = d->pl;
+    qsort (pl->shares, d->width, sizeof (ns_share_t), cmp_share);
+    int fixed = r->ntasks_per_node > 0 && r->nodes == 0 && !r->nodelist;
+    int rich = r->ntasks - (d->tasks_hi - 1) * d->width;
+    int left = r->ntasks;
+    pl->shared = 0;
+    for (int i = 0; i < d->width; i++) {
+        int t = fixed ? (left < d->tasks_hi ? left : d->tasks_hi)
+                      : (i < rich ? d->tasks_hi : d->tasks_hi - 1);
+        left -= t;
+        pl->shares[i].cores = t * r->cpus_per_task;
+        if (!ns_node_is_empty (d->c, pl->shares[i].node))
+            pl->shared++;
+    }
+    pl->n = d->width;
+}
+
+static int ceil_div (int a, int b)
+{
+    return (a + b - 1) / b;
+}
+
+static int validate (const ns_cluster_t *c, const ns_request_t *r,
+                     ns_error_t *err)
+{
+    if (r->ntasks < 1)
+        return ns_error_set (err, EINVAL, "job %llu: %d tasks",
+                             (unsigned long long)r->id, r->ntasks);
+    if (r->cpus_per_task < 1)
+        return ns_error_set (err, EINVAL, "job %llu: %d cpus per task",
+                             (unsigned long long)r->id, r->cpus_per_task);
+    if ((long long)r->ntasks * r->cpus_per_task > INT_MAX)
+        return ns_error_set (err, EINVAL, "job %llu: too many cores",
+                             (unsigned long long)r->id);
+    if (r->nodes < 0 || r->ntasks_per_node < 0 || r->nnodelist < 0)
+        return ns_error_set (err, EINVAL, "job %llu: negative shape",
+                             (unsigned long long)r->id);
+    if (r->nodes > 0 && r->nodes > r->ntasks)
+        return ns_error_set (err, EINVAL, "job %llu: %d nodes for %d tasks",
+                             (unsigned long long)r->id, r->nodes, r->ntasks);
+    for (int i = 0; r->nodelist && i < r->nnodelist; i++) {
+        int n = r->nodelist[i];
+        if (n < 0 || n >= ns_cluster_nnodes (c))
+            return ns_error_set (err, EINVAL,
+                                 "job %llu: node list names node %d, "
+                                 "cluster has 0..%d",
+                                 (unsigned long long)r->id, n,
+                                 ns_cluster_nnodes (c) - 1);
+        for (int k = 0; k < i; k++)
+            if (r->nodelist[k] == n)
+                return ns_error_set (err, EINVAL,
+                                     "job %llu: node %d listed twice",
+                                     (unsigned long long)r->id, n);
+    }
+    if (r->nodelist && r->nnodelist > r->ntasks)
+        return ns_error_set (err, EINVAL, "job %llu: %d nodes for %d tasks",
+                             (unsigned long long)r->id, r->nnodelist,
+                             r->ntasks);
+    return 0;
+}
+
+static int explicit_shape (const ns_request_t *r)
+{
+    return (r->flags & NS_REQ_WHOLE_NODES) || r->nodes > 0
+           || r->ntasks_per_node > 0 || r->nodelist;
+}
+
+/* Step 1: width and tasks per node.  Returns 0, or NS_NEVER when no empty
+ * cluster could hold the shape. */
+static ns_verdict_t shape (struct decide *d, int fallback)
+{
+    const ns_request_t *r = d->req;
+    const ns_policy_t *pol = d->pol;
+    int nn = ns_cluster_nnodes (d->c);
+    int per_node = ns_cluster_max_cores (d->c) / r->cpus_per_task;
+    if (per_node < 1)
+        return NS_NEVER;
+    int minimal = ceil_div (r->ntasks, per_node);
+
+    d->closes = pol->kind == NS_POLICY_EXCLUSIVE
+                || pol->kind == NS_POLICY_SPREAD
+                || (r->flags & NS_REQ_WHOLE_NODES);
+    d->shares_nodes = !d->closes;
+    d->striped = 0;
+    if (r->nodelist)
+        d->width = r->nnodelist;
+    else if (r->nodes > 0)
+        d->width = r->nodes;
+    else if (r->ntasks_per_node > 0)
+        d->width = ceil_div (r->ntasks, r->ntasks_per_node);
+    else
+        d->width = minimal;
+
+    if (fallback) {
+        d->rule = NS_RULE_FALLBACK;
+        d->closes = 0;
+    }
+    else if (explicit_shape (r) || r->ntasks == 1) {
+        d->rule = NS_RULE_AS_ASKED;
+    }
+    else if (pol->kind == NS_POLICY_EXCLUSIVE) {
+        d->rule = NS_RULE_EXCLUSIVE;
+    }
+    else {
+        int w = minimal * pol->stripe_width;
+        if (w > nn)
+            w = nn;
+        if (w > r->ntasks)
+            w = r->ntasks;
+        if (w < minimal)
+            w = minimal;
+        d->striped = w > minimal;
+        d->width = w;
+        d->rule = NS_RULE_STRIPE_EMPTY;
+    }
+    if (r->ntasks_per_node > 0 && !r->nodes && !r->nodelist)
+        d->tasks_hi = r->ntasks_per_node;
+    else
+        d->tasks_hi = ceil_div (r->ntasks, d->width);
+    d->slot = d->tasks_hi * r->cpus_per_task;
+    if (d->width > nn || d->width > d->pl->cap
+        || d->slot > ns_cluster_max_cores (d->c))
+        return NS_NEVER;
+    return NS_PLACED;
+}
+
+/* An explicit node list: check each listed node, take all or none. */
+static void take_listed (struct decide *d)
+{
+    const ns_request_t *r = d->req;
+    for (int i = 0; i < r->nnodelist; i++) {
+        int n = r->nodelist[i];
+        if (!allowed (d, n) || ns_node_is_closed (d->c, n)
+            || ns_node_free_cores (d->c, n) < d->slot
+            || (d->closes && !ns_node_is_empty (d->c, n)))
+            refuse (d, REF_FULL, n);
+        else if (!ns_node_is_empty (d->c, n)
+                 && ns_node_ntenants (d->c, n) >= d->pol->max_cotenants)
+            refuse (d, REF_COTENANTS, n);
+        else
+            take (d, n, 0.0);
+    }
+}
+
+static void choose (struct decide *d)
+{
+    if (d->req->nodelist) {
+        take_listed (d);
+        return;
+    }
+    if (d->rule == NS_RULE_FALLBACK) {
+        take_packed (d);
+        return;
+    }
+    take_empty (d);
+    if (d->found < d->width && d->shares_nodes)
+        take_shared (d);
+}
+
+static ns_verdict_t shortfall_verdict (const struct decide *d)
+{
+    int missing = d->width - d->found;
+    for (int why = 0; why < REF_FULL; why++)
+        if (d->nrefused[why] >= missing)
+            return (ns_verdict_t)(NS_WAIT_TWIN + why);
+    return NS_WAIT_RESOURCES;
+}
+
+/* Append to a fixed buffer without overflowing it. */
+struct sbuf {
+    char *p;
+    size_t len;
+    size_t used;
+};
+
+__attribute__ ((format (printf, 2, 3)))
+static void sb_add (struct sbuf *b, const char *fmt, ...)
+{
+    if (b->used >= b->len)
+        return;
+    va_list ap;
+    va_start (ap, fmt);
+    int n = vsnprintf (b->p + b->used, b->len - b->used, fmt, ap);
+    va_end (ap);
+    if (n > 0)
+        b->used += (size_t)n;
+    if (b->used >= b->len) {
+        b->used = b->len;
+        if (b->len > 4)
+            memcpy (b->p + b->len - 4, "...", 4);
+    }
+}
+
+static void explain_head (struct decide *d, const ns_progtab_t *progs,
+                          struct sbuf *b)
+{
+    const ns_request_t *r = d->req;
+    char pname[32];
+    ns_policy_name (d->pol, progs, pname, sizeof (pname));
+    sb_add (b, "job %llu (%s, %d cores) [%s]: ", (unsigned long long)r->id,
+            r->program == NS_PROGRAM_UNKNOWN
+                ? "unknown program"
+                : ns_progtab_name (progs, r->program),
+            r->ntasks * r->cpus_per_task, pname);
+}
+
+static void explain_refused (const struct decide *d, struct sbuf *b)
+{
+    int any = 0;
+    for (int why = 0; why < REF_COUNT; why++) {
+        if (!d->nrefused[why])
+            continue;
+        sb_add (b, "%s %s %d node%s (", any ? "," : "; refused", 
+                refusal_names[why], d->nrefused[why],
+                d->nrefused[why] > 1 ? "s" : "");
+        int shown = d->nrefused[why] < REF_SHOW ? d->nrefused[why] : REF_SHOW;
+        for (int i = 0; i < shown; i++)
+            sb_add (b, "%s%d", i ? " " : "", d->shown[why][i]);
+        sb_add (b, "%s)", d->nrefused[why] > shown ? " ..." : "");
+        any = 1;
+    }
+}
+
+static void explain_placed (struct decide *d, struct sbuf *b)
+{
+    const ns_placement_t *pl = d->pl;
+    sb_add (b, "nodes ");
+    for (int i = 0; i < pl->n; i++)
+        sb_add (b, "%s%d", i ? "," : "", pl->shares[i].node);
+    sb_add (b, " (");
+    for (int i = 0; i < pl->n; i++)
+        sb_add (b, "%s%d", i ? "+" : "", pl->shares[i].cores);
+    sb_add (b, " cores) by %s", ns_rule_name (pl->rule));
+    if (pl->shared)
+        sb_add (b, ", sharing %d node%s", pl->shared,
+                pl->shared > 1 ? "s" : "");
+}
+
+static void explain_wait (struct decide *d, struct sbuf *b)
+{
+    const ns_placement_t *pl = d->pl;
+    if (pl->verdict == NS_NEVER)
+        sb_add (b, "never fits: needs %d node%s with %d free cores, "
+                "cluster has %d nodes of at most %d cores",
+                d->width, d->width > 1 ? "s" : "", d->slot,
+                ns_cluster_nnodes (d->c), ns_cluster_max_cores (d->c));
+    else
+        sb_add (b, "waits (%s): needs %d node%s with %d free cores (%s), "
+                "%d admissible",
+                ns_verdict_name (pl->verdict), d->width,
+                d->width > 1 ? "s" : "", d->slot, ns_rule_name (d->rule),
+                d->found);
+}
+
+static void explain (struct decide *d, const ns_progtab_t *progs)
+{
+    struct sbuf b = { d->pl->explain, sizeof (d->pl->explain), 0 };
+    d->pl->explain[0] = '\0';
+    explain_head (d, progs, &b);
+    if (d->pl->verdict == NS_PLACED)
+        explain_placed (d, &b);
+    else
+        explain_wait (d, &b);
+    explain_refused (d, &b);
+}
+
+static void decide_once (struct decide *d, int fallback)
+{
+    ns_placement_t *pl = d->pl;
+    memset (d->nrefused, 0, sizeof (d->nrefused));
+    d->found = 0;
+    pl->n = 0;
+    pl->shared = 0;
+    pl->verdict = shape (d, fallback);
+    pl->rule = d->rule;
+    if (pl->verdict == NS_NEVER)
+        return;
+    /* min-slowdown ranks in a 64-entry stack array; wider jobs take
+     * admissible nodes in scan order. */
+    d->score = d->pol->kind == NS_POLICY_MIN_SLOWDOWN && d->width <= 64
+                   ? d->score_buf : NULL;
+    choose (d);
+    if (d->found < d->width) {
+        pl->verdict = shortfall_verdict (d);
+        return;
+    }
+    fill_cores (d);
+    pl->verdict = NS_PLACED;
+    if (pl->rule == NS_RULE_STRIPE_EMPTY && pl->shared)
+        pl->rule = NS_RULE_STRIPE_SHARE;
+    pl->flags = (d->closes ? NS_JOB_CLOSES_NODES : 0)
+                | (d->striped ? NS_JOB_STRIPED : 0);
+}
+
+int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
+              const ns_interf_t *m, const ns_progtab_t *progs,
+              const ns_request_t *req, ns_placement_t *pl, ns_error_t *err)
+{
+    if (!c || !pol || !req || !pl)
+        return ns_error_set (err, EINVAL, "ns_place: missing argument");
+    if (pol->kind < 0 || pol->kind >= NS_POLICY_COUNT
+        || pol->stripe_width < 1 || pol->max_cotenants < 1)
+        return ns_error_set (err, EINVAL, "ns_place: malformed policy");
+    if (validate (c, req, err) < 0)
+        return -1;
+    struct decide d = {
+        .c = c, .pol = pol, .m = m, .req = req, .pl = pl,
+    };
+    pl->flags = 0;
+    decide_once (&d, 0);
+    if (pl->verdict != NS_PLACED && pol->fallback_after >= 0
+        && req->waited >= pol->fallback_after && !explicit_shape (req)
+        && pl->verdict != NS_NEVER)
+        decide_once (&d, 1);
+    explain (&d, progs);
+    return 0;
+}
+
+double ns_job_rate (const ns_cluster_t *c, const ns_interf_t *m, uint64_t id)
+{
+    int flags = ns_job_flags (c, id);
+    if (flags < 0)
+        return 0.0;
+    int p = ns_job_program (c, id);
+    int nshares;
+    const ns_share_t *shares = ns_job_shares_ref (c, id, &nshares);
+    double worst = 1.0;
+    for (int i = 0; i < nshares; i++) {
+        ns_share_t s = shares[i];
+        int others[64];
+        int k = 0;
+        int nt = ns_node_ntenants (c, s.node);
+        for (int t = 0; t < nt && k < 64; t++)
+            if (ns_node_tenant_job (c, s.node, t) != id)
+                others[k++] = ns_node_tenant_program (c, s.node, t);
+        double sl = ns_interf_node_slowdown (m, p, others, k);
+        if (sl > worst || i == 0)
+            worst = sl;
+    }
+    double speedup = (flags & NS_JOB_STRIPED) ? ns_interf_speedup (m, p) : 1.0;
+    return speedup / worst;
+}

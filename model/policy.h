@@ -1,0 +1,125 @@
+/* policy.h - placement policies (design.md section 2)
+ *
+ * One call, ns_place(): given the cluster state, a policy and a job request,
+ * return a placement (nodes and cores on each) or "not now" with a reason,
+ * plus a one-line explanation.  The select plugin and the simulator both
+ * call exactly this.
+ */
+#ifndef NODESHARE_POLICY_H
+#define NODESHARE_POLICY_H
+
+#include <stdint.h>
+
+#include "cluster.h"
+#include "interf.h"
+#include "nserror.h"
+#include "progtab.h"
+
+typedef enum {
+    NS_POLICY_EXCLUSIVE = 0, /* alone on minimal whole nodes */
+    NS_POLICY_SPREAD,        /* stripe, nodes never shared */
+    NS_POLICY_MIXED,         /* stripe, empty first, then share with anyone */
+    NS_POLICY_TWINS,         /* mixed, never next to the same program */
+    NS_POLICY_SAME,          /* mixed, share only with the same program */
+    NS_POLICY_KEEP,          /* keep:P - P only with P, others never with P */
+    NS_POLICY_MIN_SLOWDOWN,  /* mixed, best predicted co-tenant, limit */
+    NS_POLICY_COUNT
+} ns_policy_kind_t;
+
+typedef struct {
+    ns_policy_kind_t kind;
+    int keep_program;     /* NS_POLICY_KEEP: the program P (progtab id) */
+    int stripe_width;     /* width multiplier, default 2 (half nodes) */
+    int max_cotenants;    /* jobs per node at most, default 2 (pairs) */
+    double max_slowdown;  /* min-slowdown: refuse pairs above, default 1.15 */
+    int64_t fallback_after; /* s of waiting before plain packing; -1 never */
+    uint64_t seed;        /* 0: lowest index wins ties; else seeded order */
+} ns_policy_t;
+
+/* twins, width 2, pairs, no fallback, no seed. */
+void ns_policy_default (ns_policy_t *p);
+
+/* Parse "twins", "keep:LAM", ... ; keep:P interns P in progs.  Only the
+ * kind and keep_program are set. */
+int ns_policy_parse (ns_policy_t *p, const char *name, ns_progtab_t *progs,
+                     ns_error_t *err);
+/* "twins", "keep:LAM" (needs the progtab for keep:P; may be NULL). */
+const char *ns_policy_kind_name (ns_policy_kind_t kind);
+int ns_policy_name (const ns_policy_t *p, const ns_progtab_t *progs, char *buf,
+                    int len);
+
+enum {
+    NS_REQ_WHOLE_NODES = 1, /* --exclusive: whole nodes, nobody else */
+};
+
+typedef struct {
+    uint64_t id;
+    int program;          /* progtab id or NS_PROGRAM_UNKNOWN */
+    int ntasks;           /* ranks, >= 1 */
+    int cpus_per_task;    /* >= 1; cores asked n = ntasks * cpus_per_task */
+    int flags;            /* NS_REQ_* */
+    int nodes;            /* explicit node count (-N), 0 if not given */
+    int ntasks_per_node;  /* explicit, 0 if not given */
+    const int *nodelist;  /* explicit node list (indices), NULL if none */
+    int nnodelist;
+    const unsigned char *allowed; /* per node: may be used (up, in
+                                     partition...); NULL = all nodes */
+    int64_t waited;       /* seconds queued so far (for fallback_after) */
+} ns_request_t;
+
+void ns_request_init (ns_request_t *r, uint64_t id, int program, int ntasks);
+
+typedef enum {
+    NS_PLACED = 0,
+    NS_WAIT_RESOURCES,  /* not enough free nodes/cores right now */
+    NS_WAIT_TWIN,       /* only nodes running the same program are free */
+    NS_WAIT_PAIRING,    /* same/keep:P rule refuses the free nodes */
+    NS_WAIT_SLOWDOWN,   /* min-slowdown: every pair is above the limit */
+    NS_WAIT_COTENANTS,  /* free cores exist but nodes hold k jobs already */
+    NS_NEVER,           /* cannot ever fit this cluster */
+} ns_verdict_t;
+
+const char *ns_verdict_name (ns_verdict_t v);
+
+/* How the decision was taken. */
+typedef enum {
+    NS_RULE_NONE = 0,
+    NS_RULE_EXCLUSIVE,  /* whole minimal nodes */
+    NS_RULE_STRIPE_EMPTY, /* striped over empty nodes */
+    NS_RULE_STRIPE_SHARE, /* striped, co-scheduled with running jobs */
+    NS_RULE_AS_ASKED,   /* explicit request or unsplittable job */
+    NS_RULE_FALLBACK,   /* plain packing after fallback_after */
+} ns_rule_t;
+
+const char *ns_rule_name (ns_rule_t r);
+
+typedef struct {
+    ns_verdict_t verdict;
+    ns_rule_t rule;
+    int flags;          /* NS_JOB_* to pass to ns_cluster_add_job() */
+    int n;              /* nodes in the placement */
+    int cap;
+    ns_share_t *shares; /* n entries, ascending node index */
+    int shared;         /* nodes that already had a tenant */
+    char explain[512];  /* one line, no newline */
+} ns_placement_t;
+
+/* Room for up to cap nodes (use the cluster's node count). */
+ns_placement_t *ns_placement_create (int cap);
+void ns_placement_destroy (ns_placement_t *pl);
+
+/* Decide.  Returns 0 with pl->verdict == NS_PLACED and the shares filled,
+ * 0 with another verdict ("not now"/never; pl->explain says why), or -1
+ * with errno (EINVAL: malformed request) and err filled.  Never changes c:
+ * the caller adds the job with ns_cluster_add_job(..., pl->flags, ...).
+ * progs (may be NULL) only names programs in the explanation. */
+int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
+              const ns_interf_t *m, const ns_progtab_t *progs,
+              const ns_request_t *req, ns_placement_t *pl, ns_error_t *err);
+
+/* Progress rate of a running job: its spread speedup (1 unless striped)
+ * divided by the worst slowdown among its nodes.  0 for an unknown id. */
+double ns_job_rate (const ns_cluster_t *c, const ns_interf_t *m,
+                    uint64_t id);
+
+#endif /* !NODESHARE_POLICY_H */

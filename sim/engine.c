@@ -1,0 +1,659 @@
+/* engine.c - discrete-event replay (see engine.h)
+ *
+ * One binary heap holds every future event (ends before submits at the
+ * same instant, then insertion order).  An end event carries the job's
+ * version; a rate change bumps the version and pushes a new end, so stale
+ * ends are skipped when popped (lazy deletion).
+ *
+ * EASY backfilling (Lifka 1995; Mu'alem and Feitelson, TPDS 2001): when
+ * the queue head cannot start, its reservation is the earliest instant at
+ * which, releasing running jobs in order of their estimated ends (start +
+ * requested time), the policy could place it; the nodes it would get are
+ * marked.  A later job may start now if it is estimated to end by then or
+ * touches none of the marked nodes: either way the head's nodes are in the
+ * same state at the reservation.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define EPS 1e-7
+
+enum { EV_END = 0, EV_SUBMIT = 1 };
+
+struct ev {
+    double t;
+    int type;
+    int job;
+    uint32_t version;
+    uint64_t seq;
+};
+
+struct sj {
+    ns_simjob_t in;
+    ns_simresult_t out;
+    double remaining;   /* work left, s at rate 1 */
+    double rate;
+    double last;        /* when remaining was last brought up to date */
+    double est_end;     /* start + requested time (EASY) */
+    uint32_t version;
+    int stamp;
+    int flags;          /* NS_JOB_* it was added with */
+    int nshares;
+    ns_share_t *shares;
+};
+
+struct ns_sim {
+    ns_simconf_t conf;
+    ns_cluster_t *c;
+    ns_placement_t *pl;
+    double now;
+    int checking;
+
+    struct sj *jobs;
+    int njobs, jobcap;
+    int done;
+
+    struct ev *heap;
+    int nheap, heapcap;
+    uint64_t seq;
+
+    int *queue;         /* FCFS order; live part is [qstart, qend) */
+    int qstart, qend, qcap;
+
+    int *byest;         /* running jobs sorted by (est_end, index) */
+    int nbyest, byestcap;
+
+    int stamp;          /* dedupe marker for co-tenant updates */
+    int *removed;       /* scratch for reservations */
+    int *hmark;         /* node -> reservation id that marked it */
+    int resv_id;
+    uint64_t cluster_version;
+    /* cached reservation */
+    int resv_head;
+    uint64_t resv_version;
+    double shadow;
+
+    ns_sim_end_f end_fn;
+    void *end_arg;
+    ns_sim_progress_f progress_fn;
+    int progress_every;
+    void *progress_arg;
+    ns_sim_usage_f usage_fn;
+    void *usage_arg;
+
+    ns_simstats_t stats;
+};
+
+/* ---- event heap ---- */
+
+static int ev_less (const struct ev *a, const struct ev *b)
+{
+    if (a->t != b->t)
+        return a->t < b->t;
+    if (a->type != b->type)
+        return a->type < b->type;
+    return a->seq < b->seq;
+}
+
+static int heap_push (ns_sim_t *s, double t, int type, int job,
+                      uint32_t version)
+{
+    if (s->nheap == s->heapcap) {
+        int cap = s->heapcap ? s->heapcap * 2 : 1024;
+        struct ev *h = realloc (s->heap, sizeof (*h) * cap);
+        if (!h)
+            return -1;
+        s->heap = h;
+        s->heapcap = cap;
+    }
+    struct ev e = { t, type, job, version, s->seq++ };
+    int i = s->nheap++;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!ev_less (&e, &s->heap[p]))
+            break;
+        s->heap[i] = s->heap[p];
+        i = p;
+    }
+    s->heap[i] = e;
+    return 0;
+}
+
+static struct ev heap_pop (ns_sim_t *s)
+{
+    struct ev top = s->heap[0];
+    struct ev last = s->heap[--s->nheap];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1;
+        if (l >= s->nheap)
+            break;
+        int m = l + 1 < s->nheap && ev_less (&s->heap[l + 1], &s->heap[l])
+                    ? l + 1 : l;
+        if (!ev_less (&s->heap[m], &last))
+            break;
+        s->heap[i] = s->heap[m];
+        i = m;
+    }
+    if (s->nheap > 0)
+        s->heap[i] = last;
+    return top;
+}
+
+/* ---- creation ---- */
+
+ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
+{
+    ns_sim_t *s = calloc (1, sizeof (*s));
+    if (!s) {
+        ns_error_set (err, ENOMEM, "out of memory");
+        return NULL;
+    }
+    s->conf = *conf;
+    if (s->conf.bf_depth <= 0)
+        s->conf.bf_depth = 100;
+    s->c = ns_cluster_create (conf->nnodes, conf->cores, 1, err);
+    if (!s->c)
+        goto fail;
+    s->pl = ns_placement_create (conf->nnodes);
+    s->hmark = calloc (conf->nnodes, sizeof (int));
+    if (!s->pl || !s->hmark) {
+        ns_error_set (err, ENOMEM, "out of memory");
+        goto fail;
+    }
+    s->resv_head = -1;
+    s->stats.first_submit = -1;
+    return s;
+fail:
+    ns_sim_destroy (s);
+    return NULL;
+}
+
+void ns_sim_destroy (ns_sim_t *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->njobs; i++)
+        free (s->jobs[i].shares);
+    free (s->jobs);
+    free (s->heap);
+    free (s->queue);
+    free (s->byest);
+    free (s->removed);
+    free (s->hmark);
+    ns_placement_destroy (s->pl);
+    ns_cluster_destroy (s->c);
+    free (s);
+}
+
+int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
+{
+    if (job->ntasks < 1 || job->runtime < 0 || !isfinite (job->runtime)
+        || !isfinite (job->submit))
+        return ns_error_set (err, EINVAL, "job %llu: malformed",
+                             (unsigned long long)job->id);
+    if (s->njobs == s->jobcap) {
+        int cap = s->jobcap ? s->jobcap * 2 : 1024;
+        struct sj *j = realloc (s->jobs, sizeof (*j) * cap);
+        int *q = realloc (s->queue, sizeof (int) * cap);
+        if (q)
+            s->queue = q;
+        if (!j || !q) {
+            if (j)
+                s->jobs = j;
+            return ns_error_set (err, ENOMEM, "out of memory");
+        }
+        s->jobs = j;
+        s->jobcap = cap;
+        s->qcap = cap;
+    }
+    int i = s->njobs;
+    double submit = job->submit < s->now ? s->now : job->submit;
+    if (heap_push (s, submit, EV_SUBMIT, i, 0) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    s->jobs[i] = (struct sj){ .in = *job };
+    s->jobs[i].in.submit = submit;
+    s->njobs++;
+    return i;
+}
+
+void ns_sim_set_end_hook (ns_sim_t *s, ns_sim_end_f fn, void *arg)
+{
+    s->end_fn = fn;
+    s->end_arg = arg;
+}
+
+void ns_sim_set_progress (ns_sim_t *s, ns_sim_progress_f fn, int every,
+                          void *arg)
+{
+    s->progress_fn = fn;
+    s->progress_every = every;
+    s->progress_arg = arg;
+}
+
+void ns_sim_set_usage_hook (ns_sim_t *s, ns_sim_usage_f fn, void *arg)
+{
+    s->usage_fn = fn;
+    s->usage_arg = arg;
+}
+
+void ns_sim_set_checking (ns_sim_t *s, int on)
+{
+    s->checking = on;
+}
+
+double ns_sim_now (const ns_sim_t *s)
+{
+    return s->now;
+}
+
+int ns_sim_njobs (const ns_sim_t *s)
+{
+    return s->njobs;
+}
+
+const ns_simjob_t *ns_sim_job (const ns_sim_t *s, int i)
+{
+    return i >= 0 && i < s->njobs ? &s->jobs[i].in : NULL;
+}
+
+const ns_simresult_t *ns_sim_result (const ns_sim_t *s, int i)
+{
+    return i >= 0 && i < s->njobs ? &s->jobs[i].out : NULL;
+}
+
+const ns_cluster_t *ns_sim_cluster (const ns_sim_t *s)
+{
+    return s->c;
+}
+
+const ns_simstats_t *ns_sim_stats (const ns_sim_t *s)
+{
+    return &s->stats;
+}
+
+/* ---- running jobs sorted by estimated end ---- */
+
+static int est_before (const ns_sim_t *s, int a, int b)
+{
+    double ea = s->jobs[a].est_end, eb = s->jobs[b].est_end;
+    return ea < eb || (ea == eb && a < b);
+}
+
+static int byest_pos (const ns_sim_t *s, int j)
+{
+    int lo = 0, hi = s->nbyest;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (est_before (s, s->byest[mid], j))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int byest_insert (ns_sim_t *s, int j)
+{
+    if (s->nbyest == s->byestcap) {
+        int cap = s->byestcap ? s->byestcap * 2 : 256;
+        int *b = realloc (s->byest, sizeof (int) * cap);
+        if (!b)
+            return -1;
+        s->byest = b;
+        int *r = realloc (s->removed, sizeof (int) * cap);
+        if (!r)
+            return -1;
+        s->removed = r;
+        s->byestcap = cap;
+    }
+    int pos = byest_pos (s, j);
+    memmove (&s->byest[pos + 1], &s->byest[pos],
+             sizeof (int) * (s->nbyest - pos));
+    s->byest[pos] = j;
+    s->nbyest++;
+    return 0;
+}
+
+static void byest_remove (ns_sim_t *s, int j)
+{
+    int pos = byest_pos (s, j);
+    if (pos < s->nbyest && s->byest[pos] == j) {
+        memmove (&s->byest[pos], &s->byest[pos + 1],
+                 sizeof (int) * (s->nbyest - pos - 1));
+        s->nbyest--;
+    }
+}
+
+/* ---- rates ---- */
+
+static int push_end (ns_sim_t *s, int j)
+{
+    struct sj *jb = &s->jobs[j];
+    double rate = jb->rate > 1e-9 ? jb->rate : 1e-9;
+    return heap_push (s, s->now + jb->remaining / rate, EV_END, j,
+                      ++jb->version);
+}
+
+static int update_rate (ns_sim_t *s, int j)
+{
+    struct sj *jb = &s->jobs[j];
+    jb->remaining -= (s->now - jb->last) * jb->rate;
+    if (jb->remaining < 0)
+        jb->remaining = 0;
+    jb->last = s->now;
+    double rate = ns_job_rate (s->c, s->conf.model, (uint64_t)j);
+    for (int i = 0; i < jb->nshares && !jb->out.shared; i++)
+        if (ns_node_ntenants (s->c, jb->shares[i].node) > 1)
+            jb->out.shared = 1;
+    if (rate == jb->rate)
+        return 0;
+    jb->rate = rate;
+    return push_end (s, j);
+}
+
+/* Recompute the rate of every job sharing a node with job j. */
+static int update_cotenants (ns_sim_t *s, int j)
+{
+    struct sj *jb = &s->jobs[j];
+    s->stamp++;
+    for (int i = 0; i < jb->nshares; i++) {
+        int node = jb->shares[i].node;
+        int nt = ns_node_ntenants (s->c, node);
+        for (int k = 0; k < nt; k++) {
+            uint64_t id = ns_node_tenant_job (s->c, node, k);
+            int other = (int)id;   /* sim ids are job indices */
+            if (other == j || s->jobs[other].stamp == s->stamp)
+                continue;
+            s->jobs[other].stamp = s->stamp;
+            if (update_rate (s, other) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- start and finish ---- */
+
+static double est_runtime (const struct sj *jb)
+{
+    return jb->in.req_time > 0 ? jb->in.req_time : jb->in.runtime;
+}
+
+static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
+                      ns_error_t *err)
+{
+    struct sj *jb = &s->jobs[j];
+    for (int i = 0; i < pl->n; i++) {
+        int node = pl->shares[i].node;
+        int nt = ns_node_ntenants (s->c, node);
+        for (int k = 0; k < nt; k++)
+            if (jb->in.program != NS_PROGRAM_UNKNOWN
+                && ns_node_tenant_program (s->c, node, k) == jb->in.program)
+                s->stats.twin_pairs++;
+    }
+    if (ns_cluster_add_job (s->c, (uint64_t)j, jb->in.program, pl->shares,
+                            pl->n, pl->flags, err) < 0)
+        return -1;
+    jb->shares = malloc (sizeof (ns_share_t) * pl->n);
+    if (!jb->shares)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    memcpy (jb->shares, pl->shares, sizeof (ns_share_t) * pl->n);
+    jb->nshares = pl->n;
+    jb->flags = pl->flags;
+    for (int i = 0; i < pl->n; i++) {
+        int nt = ns_node_ntenants (s->c, pl->shares[i].node);
+        if (nt > s->stats.max_cotenants)
+            s->stats.max_cotenants = nt;
+    }
+    jb->out.state = NS_SJ_RUNNING;
+    jb->out.start = s->now;
+    jb->out.nodes = pl->n;
+    jb->out.striped = (pl->flags & NS_JOB_STRIPED) != 0;
+    jb->remaining = jb->in.runtime;
+    jb->last = s->now;
+    jb->rate = 0;
+    jb->est_end = s->now + est_runtime (jb);
+    s->stats.placements++;
+    s->cluster_version++;
+    if (byest_insert (s, j) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    return 0;
+}
+
+static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
+{
+    struct sj *jb = &s->jobs[j];
+    if (ns_cluster_remove_job (s->c, (uint64_t)j, err) < 0)
+        return -1;
+    byest_remove (s, j);
+    jb->out.state = NS_SJ_DONE;
+    jb->out.end = s->now;
+    if (jb->in.req_time > 0 && s->now - jb->out.start > jb->in.req_time + EPS)
+        jb->out.over_limit = 1;
+    s->cluster_version++;
+    s->done++;
+    if (s->now > s->stats.last_end)
+        s->stats.last_end = s->now;
+    if (update_cotenants (s, j) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    free (jb->shares);
+    jb->shares = NULL;
+    if (s->progress_fn && s->progress_every > 0
+        && s->done % s->progress_every == 0)
+        s->progress_fn (s, s->done, s->njobs, s->progress_arg);
+    if (s->end_fn)
+        s->end_fn (s, j, s->end_arg);
+    return 0;
+}
+
+/* ---- scheduling ---- */
+
+static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
+{
+    const struct sj *jb = &s->jobs[j];
+    ns_request_init (r, (uint64_t)j, jb->in.program, jb->in.ntasks);
+    r->waited = (int64_t)(s->now - jb->in.submit);
+}
+
+static int64_t free_cores (const ns_sim_t *s)
+{
+    return ns_cluster_total_cores (s->c) - ns_cluster_used_cores (s->c);
+}
+
+/* Decide for job j into s->pl.  1 placed, 0 not now, -1 never. */
+static int decide (ns_sim_t *s, int j, ns_error_t *err)
+{
+    ns_request_t r;
+    if (s->jobs[j].in.ntasks > free_cores (s)
+        && s->jobs[j].in.ntasks <= ns_cluster_total_cores (s->c))
+        return 0;
+    fill_request (s, j, &r);
+    if (ns_place (s->c, &s->conf.policy, s->conf.model, s->conf.progs, &r,
+                  s->pl, err) < 0)
+        return -2;
+    if (s->pl->verdict == NS_PLACED)
+        return 1;
+    return s->pl->verdict == NS_NEVER ? -1 : 0;
+}
+
+static void queue_remove (ns_sim_t *s, int pos)
+{
+    /* Shift the (short) prefix right: removal near the head is O(pos). */
+    memmove (&s->queue[s->qstart + 1], &s->queue[s->qstart],
+             sizeof (int) * (pos - s->qstart));
+    s->qstart++;
+}
+
+static void drop_never (ns_sim_t *s, int j)
+{
+    s->jobs[j].out.state = NS_SJ_NEVER;
+    s->done++;
+}
+
+/* Reservation of the queue head (see the file comment). */
+static int reserve (ns_sim_t *s, int head, ns_error_t *err)
+{
+    if (s->resv_head == head && s->resv_version == s->cluster_version)
+        return 0;
+    s->resv_head = head;
+    s->resv_version = s->cluster_version;
+    s->resv_id++;
+    s->shadow = INFINITY;
+    int nremoved = 0, found = 0;
+    int64_t need = s->jobs[head].in.ntasks;
+    for (int k = 0; k < s->nbyest && !found; k++) {
+        int r = s->byest[k];
+        if (ns_cluster_remove_job (s->c, (uint64_t)r, err) < 0)
+            return -1;
+        s->removed[nremoved++] = r;
+        if (k + 1 < s->nbyest
+            && s->jobs[s->byest[k + 1]].est_end == s->jobs[r].est_end)
+            continue;
+        if (free_cores (s) < need)
+            continue;
+        int d = decide (s, head, err);
+        if (d < -1)
+            return -1;
+        if (d == 1) {
+            found = 1;
+            s->shadow = s->jobs[r].est_end > s->now ? s->jobs[r].est_end
+                                                    : s->now;
+            for (int i = 0; i < s->pl->n; i++)
+                s->hmark[s->pl->shares[i].node] = s->resv_id;
+        }
+    }
+    for (int k = nremoved - 1; k >= 0; k--) {
+        struct sj *jb = &s->jobs[s->removed[k]];
+        if (ns_cluster_add_job (s->c, (uint64_t)s->removed[k], jb->in.program,
+                                jb->shares, jb->nshares, jb->flags, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int touches_reservation (const ns_sim_t *s, const ns_placement_t *pl)
+{
+    for (int i = 0; i < pl->n; i++)
+        if (s->hmark[pl->shares[i].node] == s->resv_id)
+            return 1;
+    return 0;
+}
+
+static int backfill (ns_sim_t *s, ns_error_t *err)
+{
+    int head = s->queue[s->qstart];
+    if (free_cores (s) == 0)
+        return 0;
+    if (reserve (s, head, err) < 0)
+        return -1;
+    int examined = 0;
+    for (int pos = s->qstart + 1;
+         pos < s->qend && examined < s->conf.bf_depth && free_cores (s) > 0;
+         pos++, examined++) {
+        int j = s->queue[pos];
+        int d = decide (s, j, err);
+        if (d < -1)
+            return -1;
+        if (d == -1) {
+            drop_never (s, j);
+            queue_remove (s, pos);
+            continue;
+        }
+        if (d == 0)
+            continue;
+        double end = s->now + est_runtime (&s->jobs[j]);
+        if (end > s->shadow + EPS && touches_reservation (s, s->pl))
+            continue;
+        if (start_job (s, j, s->pl, err) < 0)
+            return -1;
+        queue_remove (s, pos);
+        /* The reservation stays valid: the job ends before the shadow
+         * time or keeps off the reserved nodes.  Keep the cache. */
+        s->resv_version = s->cluster_version;
+    }
+    return 0;
+}
+
+static int schedule (ns_sim_t *s, ns_error_t *err)
+{
+    while (s->qstart < s->qend) {
+        int head = s->queue[s->qstart];
+        int d = decide (s, head, err);
+        if (d < -1)
+            return -1;
+        if (d == 0)
+            break;
+        s->qstart++;
+        if (d == -1)
+            drop_never (s, head);
+        else if (start_job (s, head, s->pl, err) < 0)
+            return -1;
+    }
+    if (s->qstart < s->qend && s->conf.backfill == NS_BACKFILL_EASY)
+        return backfill (s, err);
+    return 0;
+}
+
+static void enqueue (ns_sim_t *s, int j)
+{
+    /* Compact when the dead prefix is as large as the live part. */
+    if (s->qstart > 0 && s->qend == s->qcap) {
+        memmove (s->queue, &s->queue[s->qstart],
+                 sizeof (int) * (s->qend - s->qstart));
+        s->qend -= s->qstart;
+        s->qstart = 0;
+    }
+    s->queue[s->qend++] = j;
+    s->jobs[j].out.state = NS_SJ_QUEUED;
+    if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)
+        s->stats.first_submit = s->now;
+}
+
+static void account_usage (ns_sim_t *s, double t)
+{
+    if (t <= s->now)
+        return;
+    int64_t used = ns_cluster_used_cores (s->c);
+    s->stats.busy_core_seconds += (double)used * (t - s->now);
+    if (s->usage_fn)
+        s->usage_fn (s->now, t, used, s->usage_arg);
+}
+
+int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
+{
+    while (s->nheap > 0) {
+        double t = s->heap[0].t;
+        if (until >= 0 && t > until) {
+            account_usage (s, until);
+            s->now = until;
+            break;
+        }
+        account_usage (s, t);
+        s->now = t;
+        while (s->nheap > 0 && s->heap[0].t <= t + EPS) {
+            struct ev e = heap_pop (s);
+            if (e.type == EV_SUBMIT)
+                enqueue (s, e.job);
+            else if (e.version == s->jobs[e.job].version
+                     && s->jobs[e.job].out.state == NS_SJ_RUNNING) {
+                if (finish_job (s, e.job, err) < 0)
+                    return -1;
+            }
+        }
+        if (schedule (s, err) < 0)
+            return -1;
+        if (s->checking) {
+            s->stats.invariant_checks++;
+            if (ns_cluster_check (s->c, err) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}

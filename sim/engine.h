@@ -1,0 +1,119 @@
+/* engine.h - discrete-event replay of jobs through model/'s placement
+ *
+ * Events: submit, end, and rate change (a co-tenant arrives or leaves, so
+ * a running job's projected end moves).  Queue order FCFS; EASY
+ * backfilling lets a job jump ahead when it does not delay the queue
+ * head's reservation, computed from requested times (design.md section 5).
+ * At one instant, ends are processed before submits, then one scheduling
+ * pass: a job ending at t frees its nodes for a job starting at t.
+ *
+ * A job's work is its trace runtime; it advances at the model's progress
+ * rate (ns_job_rate: spread speedup / worst co-tenant slowdown), recomputed
+ * whenever co-tenancy on any of its nodes changes.
+ */
+#ifndef NODESHARE_ENGINE_H
+#define NODESHARE_ENGINE_H
+
+#include <stdint.h>
+
+#include "cluster.h"
+#include "interf.h"
+#include "nserror.h"
+#include "policy.h"
+#include "progtab.h"
+
+typedef enum {
+    NS_BACKFILL_NONE = 0,
+    NS_BACKFILL_EASY,
+} ns_backfill_t;
+
+typedef struct {
+    uint64_t id;          /* trace job number (for reports) */
+    double submit;        /* s */
+    double runtime;       /* s, work at rate 1 (>= 0) */
+    double req_time;      /* s, requested time; <= 0 unknown */
+    int ntasks;           /* processors asked */
+    int program;          /* progtab id or NS_PROGRAM_UNKNOWN */
+    double recorded_wait; /* s, -1 unknown (fidelity figure only) */
+} ns_simjob_t;
+
+typedef enum {
+    NS_SJ_PENDING = 0,  /* not yet submitted */
+    NS_SJ_QUEUED,
+    NS_SJ_RUNNING,
+    NS_SJ_DONE,
+    NS_SJ_NEVER,        /* can never fit the machine: dropped */
+} ns_sjstate_t;
+
+/* Per-job outcome, valid after the run. */
+typedef struct {
+    ns_sjstate_t state;
+    double start;
+    double end;
+    int nodes;            /* width it ran at */
+    int shared;           /* 1 if it ever had a co-tenant */
+    int striped;
+    int over_limit;       /* ran longer than its requested time */
+} ns_simresult_t;
+
+typedef struct {
+    ns_policy_t policy;
+    ns_backfill_t backfill;
+    int bf_depth;         /* queued jobs examined per pass (default 100) */
+    int nnodes;
+    int cores;
+    const ns_interf_t *model;
+    const ns_progtab_t *progs;  /* names in explanations (may be NULL) */
+} ns_simconf_t;
+
+typedef struct ns_sim ns_sim_t;
+
+/* Called when a job ends (closed experiments submit its replacement). */
+typedef void (*ns_sim_end_f) (ns_sim_t *sim, int job, void *arg);
+
+ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err);
+void ns_sim_destroy (ns_sim_t *sim);
+
+/* Add a job; returns its index.  Jobs may be added in any submit order
+ * before ns_sim_run(), and from an end hook with submit >= now. */
+int ns_sim_add (ns_sim_t *sim, const ns_simjob_t *job, ns_error_t *err);
+void ns_sim_set_end_hook (ns_sim_t *sim, ns_sim_end_f fn, void *arg);
+/* Progress callback every `every` completed jobs (0 disables). */
+typedef void (*ns_sim_progress_f) (ns_sim_t *sim, int done, int total,
+                                   void *arg);
+void ns_sim_set_progress (ns_sim_t *sim, ns_sim_progress_f fn, int every,
+                          void *arg);
+
+/* Run until no event is left or simulated time reaches `until` (< 0: no
+ * limit).  0 on success, -1 on an internal inconsistency (err says). */
+int ns_sim_run (ns_sim_t *sim, double until, ns_error_t *err);
+
+double ns_sim_now (const ns_sim_t *sim);
+int ns_sim_njobs (const ns_sim_t *sim);
+const ns_simjob_t *ns_sim_job (const ns_sim_t *sim, int i);
+const ns_simresult_t *ns_sim_result (const ns_sim_t *sim, int i);
+const ns_cluster_t *ns_sim_cluster (const ns_sim_t *sim);
+
+/* Aggregates maintained while running. */
+typedef struct {
+    int64_t placements;       /* jobs started */
+    int64_t twin_pairs;       /* node joins next to the same program */
+    int64_t max_cotenants;    /* largest tenant count seen on a node */
+    double busy_core_seconds; /* integral of used cores over time */
+    double first_submit;
+    double last_end;
+    int64_t invariant_checks; /* ns_cluster_check calls (check mode) */
+} ns_simstats_t;
+
+const ns_simstats_t *ns_sim_stats (const ns_sim_t *sim);
+
+/* Verify the cluster invariants after every event (slow; tests). */
+void ns_sim_set_checking (ns_sim_t *sim, int on);
+
+/* Utilisation timeline: callback with (t0, t1, used cores) for every
+ * interval of constant usage (SVG charts). */
+typedef void (*ns_sim_usage_f) (double t0, double t1, int64_t used,
+                                void *arg);
+void ns_sim_set_usage_hook (ns_sim_t *sim, ns_sim_usage_f fn, void *arg);
+
+#endif /* !NODESHARE_ENGINE_H */

@@ -1,0 +1,954 @@
+/* nodeshare-sim - replay a job trace under every placement policy
+ *
+ * main () parses options and calls into sim/ and model/; see
+ * doc/nodeshare-sim.1 for the user's view.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "engine.h"
+#include "nsconfig.h"
+#include "report.h"
+#include "trace.h"
+
+#define MAX_POLICIES 32
+#define MAX_LOADS 16
+
+/* The study's figures (examples/abq-lam-lsd.json), built in so that the
+ * simulator runs on a machine with no files at all. */
+static const char builtin_config[] =
+    "{ \"policy\": \"twins\", \"programs\": {"
+    " \"ABQ\": { \"spread_speedup\": 1.255, \"weight\": 1, \"runtime\": 14760,"
+    "   \"slowdown\": { \"ABQ\": 1.012, \"LAM\": 1.024, \"LSD\": 1.035 } },"
+    " \"LAM\": { \"spread_speedup\": 1.147, \"weight\": 1, \"runtime\": 6540,"
+    "   \"slowdown\": { \"ABQ\": 0.978, \"LAM\": 1.024, \"LSD\": 0.979 } },"
+    " \"LSD\": { \"spread_speedup\": 1.400, \"weight\": 1, \"runtime\": 1680,"
+    "   \"slowdown\": { \"ABQ\": 1.071, \"LAM\": 1.178, \"LSD\": 1.102 } } } }";
+
+struct opts {
+    const char *trace;
+    const char *config;
+    const char *policies;
+    ns_trace_format_t format;
+    ns_backfill_t backfill;
+    int bf_depth;
+    int nodes, cores;
+    int strict;
+    int check;
+    int quiet;
+    int assign_classes;
+    int64_t max_jobs;
+    uint64_t seed;
+    double loads[MAX_LOADS];
+    int nloads;
+    double horizon;
+    const char *json, *csv, *svg;
+};
+
+struct run {
+    struct opts o;
+    ns_config_t *cfg;
+    ns_progtab_t *progs;
+    ns_interf_t *model;
+    ns_policy_t policies[MAX_POLICIES];
+    char names[MAX_POLICIES][64];
+    int npolicies;
+    /* trace mode */
+    ns_simjob_t *jobs;
+    int64_t njobs;
+    int64_t jobs_read;
+    struct ns_trace_counts counts;
+    struct ns_trace_header header;
+    double recorded_wait_sum;
+    int64_t recorded_wait_n;
+    const char *nodes_from;
+    /* results */
+    ns_metrics_t *metrics;
+    int nmetrics;
+    FILE *csv;
+    int progress;
+};
+
+static void usage (FILE *f)
+{
+    fprintf (f,
+"Usage: nodeshare-sim [OPTIONS] [TRACE]\n"
+"Replay a job trace (SWF 2.2, plain or gzip, or a sacct --parsable2 dump)\n"
+"under nodeshare's placement policies and compare them side by side.\n"
+"Without a TRACE, run the closed experiment of the built-in study\n"
+"(ABQ, LAM, LSD) at loads 1.0, 0.75, 0.5 and 0.25.\n"
+"\n"
+"Workload:\n"
+"  -f, --format FMT       swf, sacct or auto (default auto)\n"
+"      --strict           stop at the first malformed trace line\n"
+"  -n, --nodes N          nodes in the machine (default: trace header)\n"
+"  -C, --cores C          cores per node (default: trace header)\n"
+"      --max-jobs N       replay only the first N usable jobs\n"
+"      --closed LOADS     closed experiment at LOADS (comma list, e.g.\n"
+"                         1,0.75,0.5,0.25): a constant population of\n"
+"                         LOAD x nodes one-node jobs from the program mix\n"
+"      --horizon S        closed experiments: seconds simulated\n"
+"                         (default 200 x the longest program runtime)\n"
+"Policy:\n"
+"  -c, --config FILE      nodeshare.json (programs, figures, patterns)\n"
+"  -p, --policy LIST      policies, comma separated, or all (default all):\n"
+"                         exclusive spread mixed twins same keep:P\n"
+"                         min-slowdown\n"
+"  -b, --backfill MODE    easy (default) or none (plain FCFS)\n"
+"      --bf-depth N       queued jobs examined per backfill pass (100)\n"
+"      --assign-classes   give trace programs not named in the\n"
+"                         configuration an interference class, drawn by\n"
+"                         the configured weights (seeded)\n"
+"      --seed N           seed of the draws (default 1)\n"
+"Output:\n"
+"      --json FILE        results as JSON ('-' for stdout)\n"
+"      --csv FILE         one row per job and policy\n"
+"      --svg FILE         comparison charts\n"
+"      --check            verify cluster invariants after every event\n"
+"  -q, --quiet            no progress line\n"
+"  -h, --help             this help\n"
+"  -V, --version          print the version\n");
+}
+
+static int die (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+
+static int die (const char *fmt, ...)
+{
+    va_list ap;
+    va_start (ap, fmt);
+    fprintf (stderr, "nodeshare-sim: ");
+    vfprintf (stderr, fmt, ap);
+    fprintf (stderr, "\n");
+    va_end (ap);
+    return -1;
+}
+
+static int parse_long (const char *opt, const char *s, long lo, long hi,
+                       long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol (s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return die ("%s '%s': expected an integer %ld..%ld", opt, s, lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int parse_loads (struct opts *o, const char *s)
+{
+    char *copy = strdup (s), *save = NULL;
+    int rc = 0;
+    o->nloads = 0;
+    for (char *tok = strtok_r (copy, ",", &save); tok && rc == 0;
+         tok = strtok_r (NULL, ",", &save)) {
+        char *end;
+        double v = strtod (tok, &end);
+        if (end == tok || *end || !(v > 0) || v > 4 || o->nloads == MAX_LOADS)
+            rc = die ("--closed '%s': expected up to %d loads in (0, 4], "
+                      "e.g. 1,0.75,0.5,0.25", s, MAX_LOADS);
+        else
+            o->loads[o->nloads++] = v;
+    }
+    if (rc == 0 && o->nloads == 0)
+        rc = die ("--closed: no load given");
+    free (copy);
+    return rc;
+}
+
+enum {
+    OPT_STRICT = 256, OPT_MAX_JOBS, OPT_CLOSED, OPT_HORIZON, OPT_BF_DEPTH,
+    OPT_ASSIGN, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SVG, OPT_CHECK,
+};
+
+static const struct option longopts[] = {
+    { "format", required_argument, NULL, 'f' },
+    { "strict", no_argument, NULL, OPT_STRICT },
+    { "nodes", required_argument, NULL, 'n' },
+    { "cores", required_argument, NULL, 'C' },
+    { "max-jobs", required_argument, NULL, OPT_MAX_JOBS },
+    { "closed", required_argument, NULL, OPT_CLOSED },
+    { "horizon", required_argument, NULL, OPT_HORIZON },
+    { "config", required_argument, NULL, 'c' },
+    { "policy", required_argument, NULL, 'p' },
+    { "backfill", required_argument, NULL, 'b' },
+    { "bf-depth", required_argument, NULL, OPT_BF_DEPTH },
+    { "assign-classes", no_argument, NULL, OPT_ASSIGN },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "json", required_argument, NULL, OPT_JSON },
+    { "csv", required_argument, NULL, OPT_CSV },
+    { "svg", required_argument, NULL, OPT_SVG },
+    { "check", no_argument, NULL, OPT_CHECK },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+};
+
+static int parse_opt (struct opts *o, int ch, const char *arg)
+{
+    long v;
+    switch (ch) {
+    case 'f':
+        if (strcmp (arg, "swf") == 0)
+            o->format = NS_TRACE_SWF;
+        else if (strcmp (arg, "sacct") == 0)
+            o->format = NS_TRACE_SACCT;
+        else if (strcmp (arg, "auto") == 0)
+            o->format = NS_TRACE_AUTO;
+        else
+            return die ("--format '%s': expected swf, sacct or auto", arg);
+        return 0;
+    case OPT_STRICT: o->strict = 1; return 0;
+    case 'n':
+        if (parse_long ("--nodes", arg, 1, 1000000, &v) < 0)
+            return -1;
+        o->nodes = (int)v;
+        return 0;
+    case 'C':
+        if (parse_long ("--cores", arg, 1, 4096, &v) < 0)
+            return -1;
+        o->cores = (int)v;
+        return 0;
+    case OPT_MAX_JOBS:
+        if (parse_long ("--max-jobs", arg, 1, 1000000000, &v) < 0)
+            return -1;
+        o->max_jobs = v;
+        return 0;
+    case OPT_CLOSED: return parse_loads (o, arg);
+    case OPT_HORIZON:
+        if (parse_long ("--horizon", arg, 1, 1000000000, &v) < 0)
+            return -1;
+        o->horizon = (double)v;
+        return 0;
+    case 'c': o->config = arg; return 0;
+    case 'p': o->policies = arg; return 0;
+    case 'b':
+        if (strcmp (arg, "easy") == 0)
+            o->backfill = NS_BACKFILL_EASY;
+        else if (strcmp (arg, "none") == 0)
+            o->backfill = NS_BACKFILL_NONE;
+        else
+            return die ("--backfill '%s': expected easy or none", arg);
+        return 0;
+    case OPT_BF_DEPTH:
+        if (parse_long ("--bf-depth", arg, 1, 1000000, &v) < 0)
+            return -1;
+        o->bf_depth = (int)v;
+        return 0;
+    case OPT_ASSIGN: o->assign_classes = 1; return 0;
+    case OPT_SEED:
+        if (parse_long ("--seed", arg, 0, 2147483647, &v) < 0)
+            return -1;
+        o->seed = (uint64_t)v;
+        return 0;
+    case OPT_JSON: o->json = arg; return 0;
+    case OPT_CSV: o->csv = arg; return 0;
+    case OPT_SVG: o->svg = arg; return 0;
+    case OPT_CHECK: o->check = 1; return 0;
+    case 'q': o->quiet = 1; return 0;
+    case 'h': usage (stdout); exit (0);
+    case 'V': printf ("nodeshare-sim %s\n", PACKAGE_VERSION); exit (0);
+    default: usage (stderr); return -1;
+    }
+}
+
+static int parse_opts (int argc, char **argv, struct opts *o)
+{
+    *o = (struct opts){ .backfill = NS_BACKFILL_EASY, .seed = 1 };
+    int ch;
+    while ((ch = getopt_long (argc, argv, "f:n:C:c:p:b:qhV", longopts, NULL))
+           != -1)
+        if (parse_opt (o, ch, optarg) < 0)
+            return -1;
+    if (optind < argc)
+        o->trace = argv[optind++];
+    if (optind < argc)
+        return die ("one trace at a time (got '%s' too)", argv[optind]);
+    if (o->trace && o->nloads)
+        return die ("--closed runs a generated workload: give no trace");
+    return 0;
+}
+
+/* ---- policies ---- */
+
+static int add_policy (struct run *r, const char *name)
+{
+    ns_error_t err;
+    if (r->npolicies == MAX_POLICIES)
+        return die ("--policy: more than %d policies", MAX_POLICIES);
+    ns_policy_t *p = &r->policies[r->npolicies];
+    *p = *ns_config_policy (r->cfg);
+    if (ns_policy_parse (p, name, r->progs, &err) < 0)
+        return die ("--policy: %s", err.text);
+    ns_policy_name (p, r->progs, r->names[r->npolicies], 64);
+    r->npolicies++;
+    return 0;
+}
+
+static int parse_policies (struct run *r)
+{
+    static const char *all[] = { "exclusive", "spread", "mixed", "twins",
+                                 "same", "min-slowdown" };
+    const char *list = r->o.policies ? r->o.policies : "all";
+    char *copy = strdup (list), *save = NULL;
+    int rc = 0, have_exclusive = 0;
+    for (char *tok = strtok_r (copy, ",", &save); tok && rc == 0;
+         tok = strtok_r (NULL, ",", &save)) {
+        if (strcmp (tok, "all") == 0) {
+            for (size_t i = 0; i < sizeof (all) / sizeof (all[0]) && !rc; i++)
+                rc = add_policy (r, all[i]);
+            /* keep:P for the first configured program, if any */
+            if (!rc && ns_interf_nprograms (r->model) > 0) {
+                char keep[NS_PROGRAM_NAME_MAX + 8];
+                snprintf (keep, sizeof (keep), "keep:%s",
+                          ns_progtab_name (r->progs, 0));
+                rc = add_policy (r, keep);
+            }
+        }
+        else
+            rc = add_policy (r, tok);
+    }
+    free (copy);
+    for (int i = 0; i < r->npolicies; i++)
+        have_exclusive |= r->policies[i].kind == NS_POLICY_EXCLUSIVE;
+    /* throughput_ratio needs the exclusive baseline: run it first. */
+    if (rc == 0 && !have_exclusive) {
+        memmove (&r->policies[1], &r->policies[0],
+                 sizeof (ns_policy_t) * r->npolicies);
+        memmove (&r->names[1], &r->names[0], 64 * r->npolicies);
+        r->npolicies++;
+        r->policies[0] = *ns_config_policy (r->cfg);
+        r->policies[0].kind = NS_POLICY_EXCLUSIVE;
+        snprintf (r->names[0], 64, "exclusive");
+    }
+    return rc;
+}
+
+/* ---- trace loading ---- */
+
+static int program_of (struct run *r, const ns_tjob_t *j)
+{
+    char name[NS_TJOB_PROGRAM_MAX + 16];
+    if (j->program[0])
+        snprintf (name, sizeof (name), "%s", j->program);
+    else if (j->exe >= 0)
+        snprintf (name, sizeof (name), "exe%d", j->exe);
+    else if (j->uid >= 0)
+        snprintf (name, sizeof (name), "user%d", j->uid);
+    else
+        return NS_PROGRAM_UNKNOWN;
+    const char *mapped = ns_identity_map (ns_config_identity (r->cfg), name);
+    return ns_progtab_intern (r->progs, mapped, NULL);
+}
+
+static int keep_job (struct run *r, const ns_tjob_t *j)
+{
+    if (r->njobs % 65536 == 0) {
+        ns_simjob_t *jobs = realloc (r->jobs, sizeof (*jobs)
+                                     * (r->njobs + 65536));
+        if (!jobs)
+            return die ("out of memory after %lld jobs",
+                        (long long)r->njobs);
+        r->jobs = jobs;
+    }
+    r->jobs[r->njobs++] = (ns_simjob_t){
+        .id = (uint64_t)j->id,
+        .submit = (double)j->submit,
+        .runtime = (double)j->run,
+        .req_time = (double)j->req_time,
+        .ntasks = j->procs,
+        .program = program_of (r, j),
+        .recorded_wait = (double)j->wait,
+    };
+    if (j->wait >= 0) {
+        r->recorded_wait_sum += (double)j->wait;
+        r->recorded_wait_n++;
+    }
+    return 0;
+}
+
+static int load_trace (struct run *r)
+{
+    ns_error_t err;
+    ns_trace_t *t = ns_trace_open (r->o.trace, r->o.format,
+                                   r->o.strict ? NS_TRACE_STRICT : 0, &err);
+    if (!t)
+        return die ("%s", err.text);
+    ns_tjob_t j;
+    int rc;
+    while ((rc = ns_trace_next (t, &j, &err)) == 1) {
+        r->jobs_read++;
+        if (keep_job (r, &j) < 0) {
+            rc = -1;
+            break;
+        }
+        if (r->o.max_jobs && r->njobs >= r->o.max_jobs)
+            break;
+    }
+    if (rc < 0 && err.text[0])
+        die ("%s", err.text);
+    r->counts = *ns_trace_skips (t);
+    r->header = *ns_trace_header (t);
+    ns_trace_close (t);
+    if (rc < 0)
+        return -1;
+    if (r->njobs == 0)
+        return die ("%s: no usable job (%llu lines skipped)", r->o.trace,
+                    (unsigned long long)r->counts.skipped);
+    return 0;
+}
+
+static int cmp_submit (const void *a, const void *b)
+{
+    const ns_simjob_t *x = a, *y = b;
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Machine size: flags, else the SWF header (MaxNodes, MaxProcs). */
+static int machine_size (struct run *r)
+{
+    int64_t mn = r->header.max_nodes, mp = r->header.max_procs;
+    r->nodes_from = "options";
+    if (r->o.nodes && r->o.cores)
+        return 0;
+    if (!r->o.cores && mn > 0 && mp > 0) {
+        if (mp % mn)
+            return die ("%s: header says MaxNodes %lld and MaxProcs %lld, "
+                        "which does not give a whole number of cores per "
+                        "node: give --nodes and --cores", r->o.trace,
+                        (long long)mn, (long long)mp);
+        r->o.cores = (int)(mp / mn);
+    }
+    if (!r->o.cores)
+        return die ("%s: the header does not say the machine size "
+                    "(MaxNodes and MaxProcs): give --nodes N --cores C",
+                    r->o.trace);
+    if (!r->o.nodes) {
+        if (mn > 0)
+            r->o.nodes = (int)mn;
+        else if (mp > 0)
+            r->o.nodes = (int)(mp / r->o.cores);
+        else
+            return die ("%s: the header does not say how many nodes: give "
+                        "--nodes N", r->o.trace);
+    }
+    r->nodes_from = "trace header";
+    if (r->o.nodes < 1 || r->o.nodes > 1000000)
+        return die ("%s: header gives %d nodes: give --nodes", r->o.trace,
+                    r->o.nodes);
+    return 0;
+}
+
+/* --assign-classes: programs the configuration does not name get the
+ * figures of a configured program, drawn by weight with a fixed seed. */
+static void assign_classes (struct run *r, int first_unknown)
+{
+    int nconf = first_unknown;
+    double total = 0;
+    for (int p = 0; p < nconf; p++)
+        total += ns_interf_weight (r->model, p);
+    if (total <= 0)
+        return;
+    uint64_t x = r->o.seed * 0x9e3779b97f4a7c15ULL + 1;
+    for (int p = nconf; p < ns_progtab_count (r->progs); p++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double u = (double)(x >> 11) / 9007199254740992.0 * total;
+        int cls = 0;
+        for (; cls < nconf - 1; cls++) {
+            u -= ns_interf_weight (r->model, cls);
+            if (u < 0)
+                break;
+        }
+        ns_interf_set_class (r->model, p, cls, NULL);
+    }
+}
+
+/* ---- running ---- */
+
+static void progress (ns_sim_t *sim, int done, int total, void *arg)
+{
+    const char *name = arg;
+    fprintf (stderr, "\r%s: %d/%d jobs done (%.0f%%)   ", name, done, total,
+             100.0 * done / (total ? total : 1));
+}
+
+static double wall (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static ns_sim_t *new_sim (struct run *r, int k)
+{
+    ns_simconf_t conf = {
+        .policy = r->policies[k],
+        .backfill = r->o.backfill,
+        .bf_depth = r->o.bf_depth,
+        .nnodes = r->o.nodes,
+        .cores = r->o.cores,
+        .model = r->model,
+        .progs = r->progs,
+    };
+    ns_error_t err;
+    ns_sim_t *sim = ns_sim_create (&conf, &err);
+    if (!sim) {
+        die ("%s", err.text);
+        return NULL;
+    }
+    ns_sim_set_checking (sim, r->o.check);
+    if (r->progress)
+        ns_sim_set_progress (sim, progress, 2000, r->names[k]);
+    return sim;
+}
+
+static ns_metrics_t *next_metrics (struct run *r)
+{
+    ns_metrics_t *m = realloc (r->metrics, sizeof (*m) * (r->nmetrics + 1));
+    if (!m)
+        return NULL;
+    r->metrics = m;
+    memset (&m[r->nmetrics], 0, sizeof (*m));
+    return &m[r->nmetrics++];
+}
+
+static int finish_run (struct run *r, ns_sim_t *sim, int k, double load,
+                       double window, ns_timeline_t *tl, double t0)
+{
+    ns_metrics_t *m = next_metrics (r);
+    if (!m || ns_metrics_compute (sim, window, m) < 0)
+        return die ("out of memory");
+    snprintf (m->policy, sizeof (m->policy), "%s", r->names[k]);
+    m->load = load;
+    m->wall_s = wall () - t0;
+    ns_timeline_finish (tl, m);
+    if (r->csv)
+        ns_report_csv_rows (r->csv, sim, r->names[k], r->progs);
+    if (r->progress)
+        fprintf (stderr, "\r%s: done in %.1f s%30s\n", r->names[k], m->wall_s,
+                 "");
+    return 0;
+}
+
+static int run_trace_policy (struct run *r, int k)
+{
+    ns_error_t err;
+    double t0 = wall ();
+    ns_sim_t *sim = new_sim (r, k);
+    if (!sim)
+        return -1;
+    ns_timeline_t tl;
+    double first = r->jobs[0].submit, last = first;
+    for (int64_t i = 0; i < r->njobs; i++) {
+        if (ns_sim_add (sim, &r->jobs[i], &err) < 0) {
+            ns_sim_destroy (sim);
+            return die ("%s", err.text);
+        }
+        double end = r->jobs[i].submit + r->jobs[i].runtime;
+        if (end > last)
+            last = end;
+    }
+    ns_timeline_init (&tl, first, last, (double)r->o.nodes * r->o.cores);
+    ns_sim_set_usage_hook (sim, ns_timeline_hook, &tl);
+    int rc = ns_sim_run (sim, -1, &err);
+    if (rc < 0)
+        die ("%s: %s", r->names[k], err.text);
+    else {
+        /* the timeline span is only known after the run */
+        const ns_simstats_t *st = ns_sim_stats (sim);
+        if (st->last_end > last) {
+            /* rescale: rerun cheaply is not possible; clamp the span */
+            tl.t1 = last;
+        }
+        rc = finish_run (r, sim, k, -1, 0, &tl, t0);
+    }
+    ns_sim_destroy (sim);
+    return rc;
+}
+
+/* ---- closed experiments ---- */
+
+struct closed {
+    struct run *r;
+    uint64_t rng;
+    double horizon;
+};
+
+static int draw_program (struct closed *cl)
+{
+    const ns_interf_t *m = cl->r->model;
+    int n = ns_interf_nprograms (m);
+    double total = 0;
+    for (int p = 0; p < n; p++)
+        total += ns_interf_weight (m, p);
+    cl->rng ^= cl->rng << 13;
+    cl->rng ^= cl->rng >> 7;
+    cl->rng ^= cl->rng << 17;
+    if (total <= 0)
+        return (int)(cl->rng % (uint64_t)(n ? n : 1));
+    double u = (double)(cl->rng >> 11) / 9007199254740992.0 * total;
+    for (int p = 0; p < n; p++) {
+        u -= ns_interf_weight (m, p);
+        if (u < 0)
+            return p;
+    }
+    return n - 1;
+}
+
+static int closed_submit (ns_sim_t *sim, struct closed *cl, int program,
+                          double when)
+{
+    ns_error_t err;
+    static uint64_t id;
+    ns_simjob_t j = {
+        .id = ++id,
+        .submit = when,
+        .runtime = ns_interf_runtime (cl->r->model, program),
+        .req_time = -1,
+        .ntasks = cl->r->o.cores,
+        .program = program,
+        .recorded_wait = -1,
+    };
+    return ns_sim_add (sim, &j, &err);
+}
+
+static void closed_replace (ns_sim_t *sim, int job, void *arg)
+{
+    struct closed *cl = arg;
+    if (ns_sim_now (sim) < cl->horizon)
+        closed_submit (sim, cl, ns_sim_job (sim, job)->program,
+                       ns_sim_now (sim));
+}
+
+static int run_closed_policy (struct run *r, int k, double load)
+{
+    ns_error_t err;
+    double t0 = wall ();
+    ns_sim_t *sim = new_sim (r, k);
+    if (!sim)
+        return -1;
+    struct closed cl = { r, r->o.seed * 2654435761ULL + 7, r->o.horizon };
+    int population = (int)lround (load * r->o.nodes);
+    if (population < 1)
+        population = 1;
+    for (int i = 0; i < population; i++)
+        closed_submit (sim, &cl, draw_program (&cl), 0.0);
+    ns_sim_set_end_hook (sim, closed_replace, &cl);
+    ns_timeline_t tl;
+    ns_timeline_init (&tl, 0, cl.horizon, (double)r->o.nodes * r->o.cores);
+    ns_sim_set_usage_hook (sim, ns_timeline_hook, &tl);
+    int rc = ns_sim_run (sim, cl.horizon, &err);
+    if (rc < 0)
+        die ("%s: %s", r->names[k], err.text);
+    else
+        rc = finish_run (r, sim, k, load, cl.horizon, &tl, t0);
+    ns_sim_destroy (sim);
+    return rc;
+}
+
+static int setup_closed (struct run *r)
+{
+    int n = ns_interf_nprograms (r->model);
+    if (n == 0)
+        return die ("%s: the closed experiment needs programs with weights "
+                    "in the configuration", r->o.config ? r->o.config
+                                                        : "built-in");
+    if (!r->o.nodes)
+        r->o.nodes = 16;
+    if (!r->o.cores)
+        r->o.cores = 24;
+    if (!r->o.horizon) {
+        double longest = 0;
+        for (int p = 0; p < n; p++)
+            if (ns_interf_runtime (r->model, p) > longest)
+                longest = ns_interf_runtime (r->model, p);
+        r->o.horizon = 200 * longest;
+    }
+    r->nodes_from = "closed experiment";
+    return 0;
+}
+
+/* ---- output ---- */
+
+static json_object *metrics_json (const ns_metrics_t *m)
+{
+    json_object *o = json_object_new_object ();
+    json_object_object_add (o, "policy", json_object_new_string (m->policy));
+    if (m->load >= 0)
+        json_object_object_add (o, "load", json_object_new_double (m->load));
+    json_object_object_add (o, "jobs", json_object_new_int64 (m->jobs));
+    json_object_object_add (o, "never_fit", json_object_new_int64 (m->never));
+    json_object_object_add (o, "unfinished",
+                            json_object_new_int64 (m->unfinished));
+    json_object_object_add (o, "makespan_s",
+                            json_object_new_double (m->makespan_s));
+    json_object_object_add (o, "utilization",
+                            json_object_new_double (m->utilization));
+    json_object_object_add (o, "jobs_per_h",
+                            json_object_new_double (m->jobs_per_h));
+    json_object_object_add (o, "work_core_h_per_h",
+                            json_object_new_double (m->work_per_h));
+    json_object_object_add (o, "throughput_ratio",
+                            isnan (m->throughput_ratio)
+                                ? NULL
+                                : json_object_new_double (m->throughput_ratio));
+    json_object_object_add (o, "mean_wait_s",
+                            json_object_new_double (m->mean_wait_s));
+    json_object_object_add (o, "median_wait_s",
+                            json_object_new_double (m->median_wait_s));
+    json_object_object_add (o, "p95_wait_s",
+                            json_object_new_double (m->p95_wait_s));
+    json_object_object_add (o, "mean_response_s",
+                            json_object_new_double (m->mean_response_s));
+    json_object_object_add (o, "mean_bsld",
+                            json_object_new_double (m->mean_bsld));
+    json_object_object_add (o, "shared_fraction",
+                            json_object_new_double (m->shared_fraction));
+    json_object_object_add (o, "twin_pairs",
+                            json_object_new_int64 (m->twin_pairs));
+    json_object_object_add (o, "over_limit",
+                            json_object_new_int64 (m->over_limit));
+    json_object_object_add (o, "max_cotenants",
+                            json_object_new_int64 (m->max_cotenants));
+    json_object_object_add (o, "wall_s", json_object_new_double (m->wall_s));
+    return o;
+}
+
+static json_object *input_json (const struct run *r)
+{
+    json_object *in = json_object_new_object ();
+    json_object_object_add (in, "trace", r->o.trace
+                            ? json_object_new_string (r->o.trace) : NULL);
+    json_object_object_add (in, "mode", json_object_new_string (
+                                r->o.trace ? "trace" : "closed"));
+    json_object_object_add (in, "nodes", json_object_new_int (r->o.nodes));
+    json_object_object_add (in, "cores", json_object_new_int (r->o.cores));
+    json_object_object_add (in, "backfill", json_object_new_string (
+                                r->o.backfill == NS_BACKFILL_EASY ? "easy"
+                                                                  : "none"));
+    if (r->o.trace) {
+        json_object_object_add (in, "jobs_read",
+                                json_object_new_int64 (r->jobs_read));
+        json_object_object_add (in, "jobs_used",
+                                json_object_new_int64 (r->njobs));
+        json_object *sk = json_object_new_object ();
+        for (int i = 0; i < NS_SKIP_NREASONS; i++)
+            if (r->counts.skip[i].count)
+                json_object_object_add (sk, ns_trace_skip_name (i),
+                    json_object_new_int64 ((int64_t)r->counts.skip[i].count));
+        json_object_object_add (in, "jobs_skipped", sk);
+        json_object_object_add (in, "recorded_mean_wait_s",
+            r->recorded_wait_n ? json_object_new_double (
+                r->recorded_wait_sum / r->recorded_wait_n) : NULL);
+    }
+    else
+        json_object_object_add (in, "horizon_s",
+                                json_object_new_double (r->o.horizon));
+    return in;
+}
+
+static FILE *open_out (const char *path)
+{
+    if (strcmp (path, "-") == 0)
+        return stdout;
+    FILE *f = fopen (path, "w");
+    if (!f)
+        die ("%s: %s", path, strerror (errno));
+    return f;
+}
+
+static int close_out (FILE *f, const char *path)
+{
+    if (f == stdout)
+        return fflush (f) == 0 ? 0 : die ("stdout: %s", strerror (errno));
+    if (ferror (f) | fclose (f))
+        return die ("%s: write failed: %s", path, strerror (errno));
+    return 0;
+}
+
+static int write_json (const struct run *r)
+{
+    json_object *root = json_object_new_object ();
+    json_object_object_add (root, "input", input_json (r));
+    json_object *arr = json_object_new_array ();
+    for (int i = 0; i < r->nmetrics; i++)
+        json_object_array_add (arr, metrics_json (&r->metrics[i]));
+    json_object_object_add (root, "policies", arr);
+    FILE *f = open_out (r->o.json);
+    int rc = -1;
+    if (f) {
+        fprintf (f, "%s\n", json_object_to_json_string_ext (
+                     root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+        rc = close_out (f, r->o.json);
+    }
+    json_object_put (root);
+    return rc;
+}
+
+static int write_svg (const struct run *r)
+{
+    char title[512];
+    if (r->o.trace)
+        snprintf (title, sizeof (title), "%s: %lld jobs on %d nodes x %d "
+                  "cores (%s backfill)", r->o.trace, (long long)r->njobs,
+                  r->o.nodes, r->o.cores,
+                  r->o.backfill == NS_BACKFILL_EASY ? "EASY" : "no");
+    else
+        snprintf (title, sizeof (title), "Closed experiment: %d nodes x %d "
+                  "cores, %.0f h per load", r->o.nodes, r->o.cores,
+                  r->o.horizon / 3600);
+    FILE *f = open_out (r->o.svg);
+    if (!f)
+        return -1;
+    ns_report_svg (f, r->metrics, r->nmetrics, title);
+    return close_out (f, r->o.svg);
+}
+
+static void print_input (const struct run *r)
+{
+    FILE *f = stdout;
+    if (!r->o.trace) {
+        fprintf (f, "Closed experiment on %d nodes x %d cores, %.0f h "
+                 "simulated per load, programs:", r->o.nodes, r->o.cores,
+                 r->o.horizon / 3600);
+        for (int p = 0; p < ns_interf_nprograms (r->model); p++)
+            fprintf (f, " %s (weight %g, %g s)", ns_progtab_name (r->progs, p),
+                     ns_interf_weight (r->model, p),
+                     ns_interf_runtime (r->model, p));
+        fprintf (f, "\n");
+        return;
+    }
+    fprintf (f, "%s: %lld jobs read, %lld used, %llu lines skipped; "
+             "%d nodes x %d cores (%s)\n", r->o.trace,
+             (long long)r->jobs_read, (long long)r->njobs,
+             (unsigned long long)r->counts.skipped, r->o.nodes, r->o.cores,
+             r->nodes_from);
+    for (int i = 0; i < NS_SKIP_NREASONS; i++) {
+        const struct ns_trace_skip *s = &r->counts.skip[i];
+        if (!s->count)
+            continue;
+        fprintf (f, "  skipped %llu %s, lines", (unsigned long long)s->count,
+                 ns_trace_skip_name (i));
+        for (int k = 0; k < NS_TRACE_SKIP_LINES && s->lines[k]; k++)
+            fprintf (f, " %lld", (long long)s->lines[k]);
+        fprintf (f, "%s\n", s->count > NS_TRACE_SKIP_LINES ? " ..." : "");
+    }
+    if (r->recorded_wait_n)
+        fprintf (f, "  recorded mean wait in the trace: %.0f s (%lld jobs)\n",
+                 r->recorded_wait_sum / r->recorded_wait_n,
+                 (long long)r->recorded_wait_n);
+}
+
+static int outputs (struct run *r)
+{
+    int rc = 0;
+    ns_metrics_ratios (r->metrics, r->nmetrics);
+    if (!r->o.json || strcmp (r->o.json, "-") != 0) {
+        print_input (r);
+        ns_report_table (stdout, r->metrics, r->nmetrics);
+        for (int i = 0; i < r->nmetrics; i++)
+            if (r->metrics[i].never)
+                printf ("  %s: %lld jobs larger than the machine were not "
+                        "run\n", r->metrics[i].policy,
+                        (long long)r->metrics[i].never);
+    }
+    if (r->o.json && write_json (r) < 0)
+        rc = -1;
+    if (r->o.svg && write_svg (r) < 0)
+        rc = -1;
+    return rc;
+}
+
+static int load_config (struct run *r)
+{
+    ns_error_t err;
+    if (r->o.config)
+        r->cfg = ns_config_load_file (r->o.config, &err);
+    else
+        r->cfg = ns_config_load_string (builtin_config, "built-in", &err);
+    if (!r->cfg)
+        return die ("%s", err.text);
+    r->progs = ns_config_progtab (r->cfg);
+    r->model = ns_interf_copy (ns_config_interf (r->cfg));
+    if (!r->model)
+        return die ("out of memory");
+    return 0;
+}
+
+static int run_all (struct run *r)
+{
+    if (r->o.trace) {
+        int nconf = ns_progtab_count (r->progs);
+        if (load_trace (r) < 0 || machine_size (r) < 0)
+            return -1;
+        qsort (r->jobs, r->njobs, sizeof (ns_simjob_t), cmp_submit);
+        if (r->o.assign_classes)
+            assign_classes (r, nconf);
+        for (int k = 0; k < r->npolicies; k++)
+            if (run_trace_policy (r, k) < 0)
+                return -1;
+        return 0;
+    }
+    if (!r->o.nloads) {
+        static const double study[] = { 1.0, 0.75, 0.5, 0.25 };
+        printf ("No trace given: running the closed experiment of the "
+                "%s configuration at loads 1.0, 0.75, 0.5, 0.25.\n",
+                r->o.config ? r->o.config : "built-in ABQ/LAM/LSD study");
+        memcpy (r->o.loads, study, sizeof (study));
+        r->o.nloads = 4;
+    }
+    if (setup_closed (r) < 0)
+        return -1;
+    for (int l = 0; l < r->o.nloads; l++)
+        for (int k = 0; k < r->npolicies; k++)
+            if (run_closed_policy (r, k, r->o.loads[l]) < 0)
+                return -1;
+    return 0;
+}
+
+int main (int argc, char **argv)
+{
+    struct run r = { 0 };
+    if (parse_opts (argc, argv, &r.o) < 0)
+        return 2;
+    if (load_config (&r) < 0 || parse_policies (&r) < 0) {
+        ns_config_destroy (r.cfg);
+        ns_interf_destroy (r.model);
+        return 2;
+    }
+    r.progress = !r.o.quiet && isatty (STDERR_FILENO);
+    int rc = 0;
+    if (r.o.csv) {
+        r.csv = open_out (r.o.csv);
+        if (!r.csv)
+            rc = -1;
+        else
+            ns_report_csv_header (r.csv);
+    }
+    if (rc == 0)
+        rc = run_all (&r);
+    if (rc == 0)
+        rc = outputs (&r);
+    if (r.csv && close_out (r.csv, r.o.csv) < 0)
+        rc = -1;
+    free (r.jobs);
+    free (r.metrics);
+    ns_interf_destroy (r.model);
+    ns_config_destroy (r.cfg);
+    return rc < 0 ? 1 : 0;
+}

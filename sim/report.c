@@ -1,0 +1,400 @@
+/* report.c - metrics and the table, CSV and SVG reports
+ *
+ * The SVG is written by hand: a few <rect>, <polyline> and <text>
+ * elements.  A plotting library (plplot, gnuplot pipes) would add a large
+ * dependency or a run-time program for four simple charts.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static int cmp_double (const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of a sorted array. */
+static double percentile (const double *v, int64_t n, double p)
+{
+    if (n == 0)
+        return 0.0;
+    int64_t k = (int64_t)ceil (p * (double)n) - 1;
+    if (k < 0)
+        k = 0;
+    if (k >= n)
+        k = n - 1;
+    return v[k];
+}
+
+static int counts (const ns_sim_t *sim, double window, int i)
+{
+    const ns_simresult_t *r = ns_sim_result (sim, i);
+    return r->state == NS_SJ_DONE && (window <= 0 || r->end <= window);
+}
+
+int ns_metrics_compute (const ns_sim_t *sim, double window, ns_metrics_t *out)
+{
+    int n = ns_sim_njobs (sim);
+    const ns_simstats_t *st = ns_sim_stats (sim);
+    double *waits = malloc (sizeof (double) * (n ? n : 1));
+    if (!waits)
+        return -1;
+    double sum_wait = 0, sum_resp = 0, sum_bsld = 0, work = 0;
+    int64_t done = 0, shared = 0, over = 0, never = 0, unfinished = 0;
+    for (int i = 0; i < n; i++) {
+        const ns_simjob_t *j = ns_sim_job (sim, i);
+        const ns_simresult_t *r = ns_sim_result (sim, i);
+        if (r->state == NS_SJ_NEVER) {
+            never++;
+            continue;
+        }
+        if (!counts (sim, window, i)) {
+            unfinished++;
+            continue;
+        }
+        double wait = r->start - j->submit;
+        double run = r->end - r->start;
+        waits[done++] = wait;
+        sum_wait += wait;
+        sum_resp += wait + run;
+        double b = (wait + run) / (run > 10.0 ? run : 10.0);
+        sum_bsld += b > 1.0 ? b : 1.0;
+        work += j->runtime * j->ntasks;
+        shared += r->shared;
+        over += r->over_limit;
+    }
+    qsort (waits, done, sizeof (double), cmp_double);
+    double span = window > 0 ? window : st->last_end - st->first_submit;
+    if (span <= 0)
+        span = 1.0;
+    double cores = (double)ns_cluster_total_cores (ns_sim_cluster (sim));
+    out->jobs = done;
+    out->never = never;
+    out->unfinished = unfinished;
+    out->makespan_s = span;
+    out->utilization = st->busy_core_seconds / (cores * span);
+    if (out->utilization > 1.0 && out->utilization < 1.0 + 1e-9)
+        out->utilization = 1.0;
+    out->jobs_per_h = done / span * 3600.0;
+    out->work_per_h = work / span; /* core-hours per hour */
+    out->throughput_ratio = NAN;
+    out->mean_wait_s = done ? sum_wait / done : 0;
+    out->median_wait_s = percentile (waits, done, 0.5);
+    out->p95_wait_s = percentile (waits, done, 0.95);
+    out->mean_response_s = done ? sum_resp / done : 0;
+    out->mean_bsld = done ? sum_bsld / done : 0;
+    out->shared_fraction = done ? (double)shared / done : 0;
+    out->twin_pairs = st->twin_pairs;
+    out->over_limit = over;
+    out->max_cotenants = st->max_cotenants;
+    free (waits);
+    return 0;
+}
+
+void ns_metrics_ratios (ns_metrics_t *m, int n)
+{
+    for (int i = 0; i < n; i++) {
+        m[i].throughput_ratio = NAN;
+        for (int k = 0; k < n; k++)
+            if (strcmp (m[k].policy, "exclusive") == 0
+                && m[k].load == m[i].load && m[k].work_per_h > 0)
+                m[i].throughput_ratio = m[i].work_per_h / m[k].work_per_h;
+    }
+}
+
+void ns_timeline_init (ns_timeline_t *tl, double t0, double t1,
+                       double total_cores)
+{
+    memset (tl, 0, sizeof (*tl));
+    tl->t0 = t0;
+    tl->t1 = t1 > t0 ? t1 : t0 + 1;
+    tl->total_cores = total_cores;
+}
+
+void ns_timeline_hook (double a, double b, int64_t used, void *arg)
+{
+    ns_timeline_t *tl = arg;
+    double width = (tl->t1 - tl->t0) / NS_TIMELINE_BUCKETS;
+    if (b <= tl->t0 || a >= tl->t1 || used == 0)
+        return;
+    if (a < tl->t0)
+        a = tl->t0;
+    if (b > tl->t1)
+        b = tl->t1;
+    int k0 = (int)((a - tl->t0) / width);
+    for (int k = k0; k < NS_TIMELINE_BUCKETS; k++) {
+        double lo = tl->t0 + k * width, hi = lo + width;
+        if (lo >= b)
+            break;
+        double x0 = a > lo ? a : lo, x1 = b < hi ? b : hi;
+        if (x1 > x0)
+            tl->busy[k] += (double)used * (x1 - x0);
+    }
+}
+
+void ns_timeline_finish (const ns_timeline_t *tl, ns_metrics_t *m)
+{
+    double width = (tl->t1 - tl->t0) / NS_TIMELINE_BUCKETS;
+    m->t0 = tl->t0;
+    m->t1 = tl->t1;
+    for (int k = 0; k < NS_TIMELINE_BUCKETS; k++)
+        m->timeline[k] = tl->busy[k] / (tl->total_cores * width);
+}
+
+static void fmt_ratio (char *buf, size_t len, double r)
+{
+    if (isnan (r))
+        snprintf (buf, len, "-");
+    else
+        snprintf (buf, len, "%.3f", r);
+}
+
+void ns_report_table (FILE *f, const ns_metrics_t *m, int n)
+{
+    int closed = n > 0 && m[0].load >= 0;
+    fprintf (f, "%-16s %s%8s %10s %6s %7s %10s %10s %8s %7s %6s %6s\n",
+             "policy", closed ? "  load " : "", "jobs", "makespan_h", "util",
+             "thr", "wait_s", "p95wait_s", "bsld", "shared", "twins",
+             "over");
+    for (int i = 0; i < n; i++) {
+        char ratio[16], load[16] = "";
+        fmt_ratio (ratio, sizeof (ratio), m[i].throughput_ratio);
+        if (closed)
+            snprintf (load, sizeof (load), "%5.2f  ", m[i].load);
+        fprintf (f, "%-16s %s%8lld %10.1f %6.3f %7s %10.0f %10.0f %8.2f "
+                 "%6.1f%% %6lld %6lld\n",
+                 m[i].policy, load, (long long)m[i].jobs,
+                 m[i].makespan_s / 3600.0, m[i].utilization, ratio,
+                 m[i].mean_wait_s, m[i].p95_wait_s, m[i].mean_bsld,
+                 100.0 * m[i].shared_fraction, (long long)m[i].twin_pairs,
+                 (long long)m[i].over_limit);
+    }
+}
+
+void ns_report_csv_header (FILE *f)
+{
+    fprintf (f, "policy,job,program,procs,submit_s,start_s,end_s,wait_s,"
+             "trace_runtime_s,runtime_s,requested_s,nodes,striped,shared,"
+             "over_limit,state\n");
+}
+
+static void csv_name (FILE *f, const char *s)
+{
+    if (!strpbrk (s, ",\"\n")) {
+        fputs (s, f);
+        return;
+    }
+    fputc ('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc ('"', f);
+        fputc (*s, f);
+    }
+    fputc ('"', f);
+}
+
+void ns_report_csv_rows (FILE *f, const ns_sim_t *sim, const char *policy,
+                         const ns_progtab_t *progs)
+{
+    static const char *states[] = { "pending", "queued", "running", "done",
+                                    "never" };
+    int n = ns_sim_njobs (sim);
+    for (int i = 0; i < n; i++) {
+        const ns_simjob_t *j = ns_sim_job (sim, i);
+        const ns_simresult_t *r = ns_sim_result (sim, i);
+        int ran = r->state == NS_SJ_DONE;
+        fprintf (f, "%s,%llu,", policy, (unsigned long long)j->id);
+        csv_name (f, j->program >= 0 ? ns_progtab_name (progs, j->program)
+                                     : "");
+        fprintf (f, ",%d,%.0f,", j->ntasks, j->submit);
+        if (ran)
+            fprintf (f, "%.3f,%.3f,%.3f,", r->start, r->end,
+                     r->start - j->submit);
+        else
+            fprintf (f, ",,,");
+        fprintf (f, "%.0f,", j->runtime);
+        if (ran)
+            fprintf (f, "%.3f,", r->end - r->start);
+        else
+            fprintf (f, ",");
+        if (j->req_time > 0)
+            fprintf (f, "%.0f,", j->req_time);
+        else
+            fprintf (f, ",");
+        fprintf (f, "%d,%d,%d,%d,%s\n", r->nodes, r->striped, r->shared,
+                 r->over_limit, states[r->state]);
+    }
+}
+
+/* ---- SVG ---- */
+
+static const char *palette[] = {
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+};
+
+static void svg_text (FILE *f, double x, double y, const char *anchor,
+                      int size, const char *weight, const char *s)
+{
+    fprintf (f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" "
+             "font-size=\"%d\" font-weight=\"%s\">", x, y, anchor, size,
+             weight);
+    for (; *s; s++) {
+        if (*s == '<')
+            fputs ("&lt;", f);
+        else if (*s == '&')
+            fputs ("&amp;", f);
+        else if (*s == '>')
+            fputs ("&gt;", f);
+        else
+            fputc (*s, f);
+    }
+    fputs ("</text>\n", f);
+}
+
+/* A round axis maximum: 1, 2 or 5 times a power of ten. */
+static double nice_max (double v)
+{
+    if (!(v > 0))
+        return 1.0;
+    double p = pow (10, floor (log10 (v)));
+    for (double k = 1; k <= 10; k *= 2) {
+        if (k == 4)
+            k = 5;
+        if (k * p >= v)
+            return k * p;
+    }
+    return 10 * p;
+}
+
+struct panel {
+    double x, y, w, h;
+};
+
+static void axis_y (FILE *f, const struct panel *p, double vmax,
+                    int decimals)
+{
+    for (int t = 0; t <= 4; t++) {
+        double v = vmax * t / 4, y = p->y + p->h - p->h * t / 4;
+        char buf[32];
+        snprintf (buf, sizeof (buf), "%.*f", decimals, v);
+        fprintf (f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                 "stroke=\"#ddd\"/>\n", p->x, y, p->x + p->w, y);
+        svg_text (f, p->x - 6, y + 4, "end", 11, "normal", buf);
+    }
+}
+
+typedef double (*getter_f) (const ns_metrics_t *m);
+
+static double get_ratio (const ns_metrics_t *m)
+{
+    return isnan (m->throughput_ratio) ? 0 : m->throughput_ratio;
+}
+
+static double get_wait (const ns_metrics_t *m)
+{
+    return m->mean_wait_s / 3600.0;
+}
+
+static double get_bsld (const ns_metrics_t *m)
+{
+    return m->mean_bsld;
+}
+
+static void bars (FILE *f, const struct panel *p, const ns_metrics_t *m,
+                  int n, getter_f get, const char *title, int decimals,
+                  double ref)
+{
+    double vmax = 0;
+    for (int i = 0; i < n; i++)
+        if (get (&m[i]) > vmax)
+            vmax = get (&m[i]);
+    vmax = nice_max (vmax);
+    svg_text (f, p->x + p->w / 2, p->y - 12, "middle", 14, "bold", title);
+    axis_y (f, p, vmax, decimals);
+    double slot = p->w / (n ? n : 1);
+    for (int i = 0; i < n; i++) {
+        double v = get (&m[i]), bh = p->h * v / vmax;
+        double x = p->x + slot * i + slot * 0.15;
+        char label[96], val[32];
+        fprintf (f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                 "height=\"%.1f\" fill=\"%s\"><title>%s: %g</title></rect>\n",
+                 x, p->y + p->h - bh, slot * 0.7, bh,
+                 palette[i % 10], m[i].policy, v);
+        snprintf (val, sizeof (val), "%.*f", decimals, v);
+        svg_text (f, x + slot * 0.35, p->y + p->h - bh - 4, "middle", 11,
+                  "normal", val);
+        if (m[i].load >= 0)
+            snprintf (label, sizeof (label), "%s@%.2f", m[i].policy,
+                      m[i].load);
+        else
+            snprintf (label, sizeof (label), "%s", m[i].policy);
+        svg_text (f, x + slot * 0.35, p->y + p->h + 16, "middle", 11,
+                  "normal", label);
+    }
+    if (ref > 0 && ref <= vmax) {
+        double y = p->y + p->h - p->h * ref / vmax;
+        fprintf (f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                 "stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n", p->x, y,
+                 p->x + p->w, y);
+    }
+}
+
+static void timeline (FILE *f, const struct panel *p, const ns_metrics_t *m,
+                      int n)
+{
+    svg_text (f, p->x + p->w / 2, p->y - 12, "middle", 14, "bold",
+              "Utilisation over time (share of cores in use)");
+    axis_y (f, p, 1.0, 2);
+    for (int i = 0; i < n; i++) {
+        fprintf (f, "<polyline fill=\"none\" stroke=\"%s\" "
+                 "stroke-width=\"1.5\" points=\"", palette[i % 10]);
+        for (int k = 0; k < NS_TIMELINE_BUCKETS; k++) {
+            double v = m[i].timeline[k] > 1 ? 1 : m[i].timeline[k];
+            fprintf (f, "%.1f,%.1f ", p->x + p->w * (k + 0.5)
+                     / NS_TIMELINE_BUCKETS, p->y + p->h - p->h * v);
+        }
+        fprintf (f, "\"/>\n");
+        double lx = p->x + 10 + (i % 4) * (p->w / 4);
+        double ly = p->y + p->h + 20 + (i / 4) * 16;
+        fprintf (f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"3\" "
+                 "fill=\"%s\"/>\n", lx, ly - 4, palette[i % 10]);
+        svg_text (f, lx + 16, ly, "start", 11, "normal", m[i].policy);
+    }
+    char span[64];
+    snprintf (span, sizeof (span), "%.1f h simulated",
+              n ? (m[0].t1 - m[0].t0) / 3600.0 : 0.0);
+    svg_text (f, p->x + p->w, p->y + p->h + 56, "end", 11, "normal", span);
+}
+
+int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title)
+{
+    double width = n > 8 ? 160.0 * n : 1100.0;
+    int closed = n > 0 && m[0].load >= 0;
+    double height = closed ? 420 : 760;
+    fprintf (f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+             "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+             "font-family=\"sans-serif\">\n"
+             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+             width, height, width, height);
+    svg_text (f, width / 2, 26, "middle", 16, "bold", title);
+    double pw = (width - 160) / 3;
+    struct panel a = { 60, 80, pw - 20, 220 };
+    struct panel b = { 60 + pw + 30, 80, pw - 20, 220 };
+    struct panel c = { 60 + 2 * (pw + 30), 80, pw - 20, 220 };
+    bars (f, &a, m, n, get_ratio, "Throughput vs exclusive (work/h)",
+          2, 1.0);
+    bars (f, &b, m, n, get_wait, "Mean wait (hours)", 2, 0);
+    bars (f, &c, m, n, get_bsld, "Mean bounded slowdown", 1, 1.0);
+    if (!closed) {
+        struct panel d = { 60, 400, width - 120, 260 };
+        timeline (f, &d, m, n);
+    }
+    fprintf (f, "</svg>\n");
+    return ferror (f) ? -1 : 0;
+}

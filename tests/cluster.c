@@ -1,0 +1,136 @@
+/* cluster.t - cluster state: add/remove, queries, invariants */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "cluster.h"
+#include "progtab.h"
+#include "tap.h"
+
+static ns_cluster_t *c;
+
+static void check (const char *what)
+{
+    ns_error_t err = { "" };
+    int rc = ns_cluster_check (c, &err);
+    if (!ok (rc == 0, "invariants after %s", what))
+        diag ("%s", err.text);
+}
+
+static void test_basic (void)
+{
+    ns_error_t err;
+    c = ns_cluster_create (4, 24, 2, &err);
+    ok (c != NULL, "4 x 24 cluster");
+    is_int (ns_cluster_nempty (c), 4, "all empty");
+    is_int (ns_cluster_total_cores (c), 96, "96 cores");
+    ns_share_t a[2] = { { 0, 12 }, { 1, 12 } };
+    is_int (ns_cluster_add_job (c, 10, 1, a, 2, NS_JOB_STRIPED, &err), 0,
+            "add job 10 on 0,1");
+    check ("add");
+    is_int (ns_cluster_nempty (c), 2, "two empty");
+    is_int (ns_cluster_next_empty (c, 0), 2, "first empty is node 2");
+    is_int (ns_node_free_cores (c, 0), 12, "node 0 has 12 free");
+    is_int (ns_node_ntenants (c, 1), 1, "node 1 one tenant");
+    ok (ns_node_runs_program (c, 1, 1), "node 1 runs program 1");
+    ok (!ns_node_runs_program (c, 1, 2), "node 1 does not run program 2");
+    ok (!ns_node_runs_program (c, 1, NS_PROGRAM_UNKNOWN),
+        "unknown program never runs anywhere");
+
+    is_int (ns_cluster_add_job (c, 10, 1, a, 2, 0, &err), -1, "duplicate id");
+    is_int (errno, EEXIST, "EEXIST");
+    ns_share_t big[2] = { { 2, 12 }, { 0, 13 } };
+    is_int (ns_cluster_add_job (c, 11, 2, big, 2, 0, &err), -1,
+            "13 cores on a node with 12 free");
+    is_int (errno, ENOSPC, "ENOSPC");
+    is_str (err.text, "node 0: 13 cores asked, 12 free", "error text");
+    is_int (ns_node_ntenants (c, 2), 0, "failed add left node 2 untouched");
+    check ("failed add");
+    ns_share_t twice[2] = { { 2, 1 }, { 2, 1 } };
+    is_int (ns_cluster_add_job (c, 12, 2, twice, 2, 0, &err), -1,
+            "same node twice rejected");
+    ns_share_t whole[1] = { { 0, 4 } };
+    is_int (ns_cluster_add_job (c, 13, 2, whole, 1, NS_JOB_CLOSES_NODES, &err),
+            -1, "cannot hold an occupied node whole");
+    ns_share_t w3[1] = { { 3, 4 } };
+    is_int (ns_cluster_add_job (c, 14, 2, w3, 1, NS_JOB_CLOSES_NODES, &err), 0,
+            "hold empty node 3 whole with 4 cores");
+    ok (ns_node_is_closed (c, 3), "node 3 closed");
+    ns_share_t j3[1] = { { 3, 1 } };
+    is_int (ns_cluster_add_job (c, 15, 2, j3, 1, 0, &err), -1,
+            "closed node refuses a co-tenant");
+    check ("closed");
+    is_int (ns_cluster_remove_job (c, 10, &err), 0, "remove job 10");
+    is_int (ns_cluster_remove_job (c, 10, &err), -1, "remove twice");
+    is_int (errno, ENOENT, "ENOENT");
+    check ("remove");
+    is_int (ns_cluster_nempty (c), 3, "three empty after removal");
+    ok (ns_job_exists (c, 14) && !ns_job_exists (c, 10), "job table");
+    is_int (ns_job_program (c, 14), 2, "program of job 14");
+    is_int (ns_cluster_set_node (c, 3, 48, 2, &err), -1,
+            "cannot reshape an occupied node");
+    is_int (ns_cluster_set_node (c, 2, 48, 4, &err), 0, "reshape node 2");
+    is_int (ns_cluster_max_cores (c), 48, "max cores follows");
+    is_int (ns_cluster_total_cores (c), 120, "total cores follows");
+    ns_cluster_destroy (c);
+}
+
+/* Random churn on 1000 nodes: the checker must stay happy and the hash
+ * table must find every job after thousands of backward-shift deletes. */
+static void test_churn (void)
+{
+    ns_error_t err;
+    c = ns_cluster_create (1000, 8, 2, &err);
+    uint64_t live[3000];
+    int nlive = 0, failures = 0, adds = 0;
+    srand (42);
+    for (int step = 0; step < 20000; step++) {
+        if (nlive < 3000 && (nlive == 0 || rand () % 3 != 0)) {
+            ns_share_t s[2];
+            s[0].node = rand () % 1000;
+            s[1].node = (s[0].node + 1 + rand () % 999) % 1000;
+            s[0].cores = 1 + rand () % 4;
+            s[1].cores = 1 + rand () % 4;
+            uint64_t id = 1000000ULL + step;
+            if (ns_cluster_add_job (c, id, rand () % 7, s, 2, 0, &err) == 0) {
+                live[nlive++] = id;
+                adds++;
+            }
+        }
+        else {
+            int k = rand () % nlive;
+            if (ns_cluster_remove_job (c, live[k], &err) < 0)
+                failures++;
+            live[k] = live[--nlive];
+        }
+        if (step % 5000 == 0 && ns_cluster_check (c, &err) < 0) {
+            diag ("step %d: %s", step, err.text);
+            failures++;
+        }
+    }
+    ok (adds > 5000, "churn added %d jobs", adds);
+    is_int (failures, 0, "no failed removal, invariants held");
+    is_int (ns_cluster_njobs (c), nlive, "job count matches");
+    int missing = 0;
+    for (int i = 0; i < nlive; i++)
+        missing += !ns_job_exists (c, live[i]);
+    is_int (missing, 0, "every live job found");
+    check ("churn");
+    for (int i = 0; i < nlive; i++)
+        ns_cluster_remove_job (c, live[i], &err);
+    is_int (ns_cluster_used_cores (c), 0, "no cores used after draining");
+    is_int (ns_cluster_nempty (c), 1000, "all empty after draining");
+    check ("drain");
+    ns_cluster_destroy (c);
+}
+
+int main (void)
+{
+    plan_no_plan ();
+    ns_error_t err;
+    ok (ns_cluster_create (0, 24, 2, &err) == NULL, "0 nodes rejected");
+    is_str (err.text, "node count 0 out of range 1..10000000", "message");
+    ok (ns_cluster_create (4, 2, 3, &err) == NULL, "3 sockets of 2 cores");
+    test_basic ();
+    test_churn ();
+    return done_testing ();
+}

@@ -1,0 +1,206 @@
+/* engine.t - golden schedules worked out by hand
+ *
+ * Unless said otherwise: policy exclusive on nodes of 1 core, so a job of
+ * n processors takes n whole nodes, lowest index first.  Times in s.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "engine.h"
+#include "tap.h"
+
+static ns_sim_t *sim;
+
+static void setup (int nodes, int cores, ns_policy_kind_t kind,
+                   ns_backfill_t bf, const ns_interf_t *m)
+{
+    ns_simconf_t conf = { 0 };
+    ns_error_t err;
+    ns_policy_default (&conf.policy);
+    conf.policy.kind = kind;
+    conf.backfill = bf;
+    conf.nnodes = nodes;
+    conf.cores = cores;
+    conf.model = m;
+    ns_sim_destroy (sim);
+    sim = ns_sim_create (&conf, &err);
+    ns_sim_set_checking (sim, 1);
+}
+
+/* id, submit, runtime, requested time, processors, program */
+static void job (int id, double submit, double run, double req, int n,
+                 int program)
+{
+    /* trace ids differ from indices, as in real traces */
+    ns_simjob_t j = { (uint64_t)id + 1000, submit, run, req, n, program, -1 };
+    ns_error_t err;
+    if (ns_sim_add (sim, &j, &err) < 0)
+        diag ("add: %s", err.text);
+}
+
+static void run (const char *name)
+{
+    ns_error_t err;
+    if (!ok (ns_sim_run (sim, -1, &err) == 0, "%s: runs", name))
+        diag ("%s", err.text);
+}
+
+static int near (double a, double b)
+{
+    return fabs (a - b) < 1e-6;
+}
+
+static void expect (int i, double start, double end, const char *what)
+{
+    const ns_simresult_t *r = ns_sim_result (sim, i);
+    if (!ok (r->state == NS_SJ_DONE && near (r->start, start)
+             && near (r->end, end), "%s", what))
+        diag ("state %d start %g end %g, expected %g..%g", r->state, r->start,
+              r->end, start, end);
+}
+
+int main (void)
+{
+    plan_no_plan ();
+
+    /* 1. FCFS, 2 nodes.  J0 takes both until 10; J1 and J2 wait and start
+     *    together at 10. */
+    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_NONE, NULL);
+    job (0, 0, 10, 10, 2, 0);
+    job (1, 0, 5, 5, 1, 0);
+    job (2, 1, 5, 5, 1, 0);
+    run ("fcfs");
+    expect (0, 0, 10, "fcfs: J0 0..10");
+    expect (1, 10, 15, "fcfs: J1 waits for J0, 10..15");
+    expect (2, 10, 15, "fcfs: J2 10..15 beside J1");
+
+    /* 2. A job ending at exactly the instant another is submitted: ends
+     *    are processed first, so J1 starts at 10 with no wait. */
+    setup (1, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 10, 10, 1, 0);
+    job (1, 10, 5, 5, 1, 0);
+    run ("instant");
+    expect (1, 10, 15, "instant: J1 starts at J0's end, 10..15");
+
+    /* 3. EASY backfill.  2 nodes.  J0 1 node 0..10 (req 10).  J1 (2 nodes)
+     *    at 1 is blocked: reservation at 10.  J2 (1 node, req 5) at 2 ends
+     *    by 7 <= 10: backfills 2..7.  J1 10..20. */
+    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 10, 10, 1, 0);
+    job (1, 1, 10, 10, 2, 0);
+    job (2, 2, 5, 5, 1, 0);
+    run ("easy");
+    expect (2, 2, 7, "easy: J2 backfills 2..7");
+    expect (1, 10, 20, "easy: J1 keeps its reservation 10..20");
+
+    /* 4. Same, plain FCFS: J2 waits behind J1 until 20. */
+    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_NONE, NULL);
+    job (0, 0, 10, 10, 1, 0);
+    job (1, 1, 10, 10, 2, 0);
+    job (2, 2, 5, 5, 1, 0);
+    run ("fcfs-no-bf");
+    expect (2, 20, 25, "fcfs: J2 does not jump the queue, 20..25");
+
+    /* 5. A backfill that would delay the head must not happen: J2 asks
+     *    for 20 s (runs 5): 2 + 20 = 22 > 10 and the free node is one of
+     *    the two J1 needs at 10.  J1 10..20, J2 20..25. */
+    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 10, 10, 1, 0);
+    job (1, 1, 10, 10, 2, 0);
+    job (2, 2, 5, 20, 1, 0);
+    run ("no-delay");
+    expect (1, 10, 20, "no-delay: head J1 still starts at 10");
+    expect (2, 20, 25, "no-delay: J2 not backfilled");
+
+    /* 6. Backfill beside the reservation: 3 nodes.  J0 nodes 0,1 0..10.
+     *    J1 (2 nodes) blocked, reserved on nodes 0,1 at 10.  J2 (1 node,
+     *    100 s) lands on node 2, outside the reservation: starts at 2. */
+    setup (3, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 10, 10, 2, 0);
+    job (1, 1, 10, 10, 2, 0);
+    job (2, 2, 100, 100, 1, 0);
+    run ("beside");
+    expect (2, 2, 102, "beside: long J2 backfills on node 2");
+    expect (1, 10, 20, "beside: J1 on time at 10");
+
+    /* 7. A job larger than the machine is dropped, not blocking: */
+    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_NONE, NULL);
+    job (0, 0, 10, 10, 3, 0);
+    job (1, 0, 5, 5, 1, 0);
+    run ("too-big");
+    is_int (ns_sim_result (sim, 0)->state, NS_SJ_NEVER,
+            "too-big: 3 nodes on a 2-node machine never runs");
+    expect (1, 0, 5, "too-big: J1 is not held up by it");
+
+    /* 8. Zero runtime: J0 starts and ends at 0; J1 (same node) then
+     *    starts at 0 too. */
+    setup (1, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 0, 10, 1, 0);
+    job (1, 0, 5, 10, 1, 0);
+    run ("zero");
+    expect (0, 0, 0, "zero: J0 0..0");
+    expect (1, 0, 5, "zero: J1 0..5");
+
+    /* 9. Missing requested time: the estimate is the runtime (5), so J2
+     *    backfills as in 3. */
+    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 10, 10, 1, 0);
+    job (1, 1, 10, 10, 2, 0);
+    job (2, 2, 5, -1, 1, 0);
+    run ("no-req");
+    expect (2, 2, 7, "no-req: J2 backfills on its runtime estimate");
+
+    /* 10. Estimates are pessimistic: J0 asks 100 s but runs 10.  J1's
+     *     reservation is at 100; J2 (req 50, ends by 52 <= 100) backfills
+     *     2..7; J0 really ends at 10 and J1 starts then, 10..20. */
+    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 10, 100, 1, 0);
+    job (1, 1, 10, 10, 2, 0);
+    job (2, 2, 5, 50, 1, 0);
+    run ("pessimistic");
+    expect (2, 2, 7, "pessimistic: J2 backfills 2..7 (52 <= 100)");
+    expect (1, 10, 20, "pessimistic: J1 starts when J0 really ends");
+
+    /* 11. Interference.  2 nodes x 24 cores, twins, LAM (1) and LSD (2).
+     *     LAM 24 tasks 100 s striped 12+12: rate 109/95.  LSD joins both
+     *     nodes at 0: LAM rate (109/95)/0.979, LSD rate 1.4/1.178.  LAM
+     *     ends at 100/((109/95)/0.979); LSD then runs alone at 1.4. */
+    ns_interf_t *m = ns_interf_create ();
+    ns_interf_set_speedup (m, 1, 109.0 / 95.0, NULL);
+    ns_interf_set_speedup (m, 2, 28.0 / 20.0, NULL);
+    ns_interf_set_slowdown (m, 1, 2, 0.979, NULL);
+    ns_interf_set_slowdown (m, 2, 1, 1.178, NULL);
+    setup (2, 24, NS_POLICY_TWINS, NS_BACKFILL_EASY, m);
+    job (0, 0, 100, 1000, 24, 1);
+    job (1, 0, 200, 1000, 24, 2);
+    run ("rates");
+    double lam_end = 100.0 / ((109.0 / 95.0) / 0.979);
+    double lsd_done = lam_end * (1.4 / 1.178);
+    double lsd_end = lam_end + (200.0 - lsd_done) / 1.4;
+    expect (0, 0, lam_end, "rates: LAM sped up by LSD (slowdown 0.979)");
+    expect (1, 0, lsd_end, "rates: LSD slowed while LAM runs, then 1.4");
+    ok (ns_sim_result (sim, 0)->shared && ns_sim_result (sim, 1)->shared,
+        "rates: both ran shared");
+
+    /* 12. Twins: a second LAM waits for the first instead of pairing. */
+    setup (2, 24, NS_POLICY_TWINS, NS_BACKFILL_EASY, m);
+    job (0, 0, 100, 1000, 24, 1);
+    job (1, 0, 100, 1000, 24, 1);
+    run ("twins");
+    double end0 = 100.0 / (109.0 / 95.0);
+    expect (1, end0, 2 * end0, "twins: second LAM starts when the first ends");
+    is_int (ns_sim_stats (sim)->twin_pairs, 0, "twins: no twin pairing");
+
+    /* 13. Over the requested time: LSD slowed past its 100 s request. */
+    setup (2, 24, NS_POLICY_MIXED, NS_BACKFILL_EASY, m);
+    job (0, 0, 1000, 2000, 24, 1);
+    job (1, 0, 140, 100, 24, 2);   /* alone 140/1.4 = 100; slowed: more */
+    run ("over");
+    ok (ns_sim_result (sim, 1)->over_limit, "over: LSD ran past its request");
+    ok (!ns_sim_result (sim, 0)->over_limit, "over: LAM within its request");
+    ok (ns_sim_stats (sim)->invariant_checks > 0, "invariants were checked");
+
+    ns_interf_destroy (m);
+    ns_sim_destroy (sim);
+    return done_testing ();
+}

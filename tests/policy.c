@@ -1,0 +1,347 @@
+/* policy.t - exact placements for every policy on small clusters
+ *
+ * Programs: ABQ = 0, LAM = 1, LSD = 2 with the study's slowdowns
+ * (design.md section 3).  Placements are written "node:cores,...".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "interf.h"
+#include "policy.h"
+#include "progtab.h"
+#include "tap.h"
+
+enum { ABQ, LAM, LSD };
+
+static ns_cluster_t *c;
+static ns_interf_t *m;
+static ns_progtab_t *progs;
+static ns_policy_t pol;
+static ns_placement_t *pl;
+static char got[1024];
+
+static void setup (int nnodes, int cores, ns_policy_kind_t kind)
+{
+    ns_error_t err;
+    ns_cluster_destroy (c);
+    ns_placement_destroy (pl);
+    c = ns_cluster_create (nnodes, cores, 2, &err);
+    pl = ns_placement_create (nnodes);
+    ns_policy_default (&pol);
+    pol.kind = kind;
+}
+
+static void model_setup (void)
+{
+    static const double sl[3][3] = {
+        { 1.012, 1.024, 1.035 },
+        { 0.978, 1.024, 0.979 },
+        { 1.071, 1.178, 1.102 },
+    };
+    m = ns_interf_create ();
+    progs = ns_progtab_create ();
+    ns_progtab_intern (progs, "ABQ", NULL);
+    ns_progtab_intern (progs, "LAM", NULL);
+    ns_progtab_intern (progs, "LSD", NULL);
+    for (int p = 0; p < 3; p++)
+        for (int q = 0; q < 3; q++)
+            ns_interf_set_slowdown (m, p, q, sl[p][q], NULL);
+    ns_interf_set_speedup (m, ABQ, 246.0 / 196.0, NULL);
+    ns_interf_set_speedup (m, LAM, 109.0 / 95.0, NULL);
+    ns_interf_set_speedup (m, LSD, 28.0 / 20.0, NULL);
+}
+
+/* Decide for req; on success add the job.  Returns the placement as text,
+ * or "wait:<verdict>" / "error". */
+static const char *place_req (const ns_request_t *req)
+{
+    ns_error_t err;
+    if (ns_place (c, &pol, m, progs, req, pl, &err) < 0) {
+        snprintf (got, sizeof (got), "error: %s", err.text);
+        return got;
+    }
+    if (pl->verdict != NS_PLACED) {
+        snprintf (got, sizeof (got), "wait:%s", ns_verdict_name (pl->verdict));
+        return got;
+    }
+    size_t o = 0;
+    got[0] = '\0';
+    for (int i = 0; i < pl->n; i++)
+        o += snprintf (got + o, sizeof (got) - o, "%s%d:%d", i ? "," : "",
+                       pl->shares[i].node, pl->shares[i].cores);
+    if (ns_cluster_add_job (c, req->id, req->program, pl->shares, pl->n,
+                            pl->flags, &err) < 0) {
+        snprintf (got, sizeof (got), "add failed: %s", err.text);
+        return got;
+    }
+    ns_error_t cerr;
+    if (ns_cluster_check (c, &cerr) < 0)
+        snprintf (got, sizeof (got), "invariant: %s", cerr.text);
+    return got;
+}
+
+static const char *place (uint64_t id, int program, int ntasks)
+{
+    ns_request_t r;
+    ns_request_init (&r, id, program, ntasks);
+    return place_req (&r);
+}
+
+static void test_twins (void)
+{
+    setup (4, 24, NS_POLICY_TWINS);
+    is_str (place (1, ABQ, 24), "0:12,1:12", "twins: ABQ striped 12+12 on "
+            "the first empty pair");
+    is_int (pl->rule, NS_RULE_STRIPE_EMPTY, "rule stripe-empty");
+    is_int (pl->flags, NS_JOB_STRIPED, "striped flag, nodes not closed");
+    is_str (place (2, LAM, 24), "2:12,3:12", "twins: LAM on the next empty "
+            "pair, not next to ABQ");
+    is_str (place (3, LAM, 24), "0:12,1:12",
+            "twins: no empty node left, LAM co-scheduled with ABQ");
+    is_int (pl->rule, NS_RULE_STRIPE_SHARE, "rule stripe-share");
+    is_int (pl->shared, 2, "both nodes shared");
+    is_str (place (4, LAM, 24), "wait:twin",
+            "twins: a third LAM refuses to pair with LAM");
+    is_str (pl->explain,
+            "job 4 (LAM, 24 cores) [twins]: waits (twin): needs 2 nodes with "
+            "12 free cores (stripe-empty), 0 admissible; refused twin 2 nodes "
+            "(2 3), busy 2 nodes (0 1)",
+            "explanation of the twin refusal");
+    is_str (place (5, ABQ, 24), "2:12,3:12", "twins: ABQ may join LAM");
+    is_str (place (6, LSD, 2), "wait:resources", "full cluster: resources");
+}
+
+static void test_widths (void)
+{
+    setup (8, 24, NS_POLICY_TWINS);
+    is_str (place (1, ABQ, 48), "0:12,1:12,2:12,3:12",
+            "48 tasks: twice the minimal width of 2");
+    is_str (place (2, LAM, 30), "4:8,5:8,6:7,7:7",
+            "30 tasks on 4 nodes: 8+8+7+7");
+    setup (8, 24, NS_POLICY_TWINS);
+    is_str (place (1, ABQ, 10), "0:5,1:5", "10 tasks: 5+5");
+    is_str (place (2, ABQ, 7), "2:4,3:3", "7 tasks: 4+3");
+    is_str (place (3, ABQ, 1), "4:1", "1 task cannot be split");
+    is_int (pl->rule, NS_RULE_AS_ASKED, "rule as-asked");
+    is_int (pl->flags, 0, "not striped");
+    is_str (place (4, ABQ, 200), "wait:never", "200 tasks never fit 8x24 "
+            "at half width");
+    ns_request_t r;
+    ns_request_init (&r, 5, LAM, 2);
+    r.cpus_per_task = 25;
+    is_str (place_req (&r), "wait:never", "a 25-cpu task never fits");
+    ns_request_init (&r, 6, LAM, 2);
+    r.cpus_per_task = 6;
+    is_str (place_req (&r), "5:6,6:6", "2 tasks x 6 cpus: one task a node");
+    setup (2, 24, NS_POLICY_TWINS);
+    is_str (place (1, LSD, 48), "0:24,1:24",
+            "48 tasks on a 2-node cluster: striping capped at the cluster");
+}
+
+static void test_mixed_same_keep (void)
+{
+    setup (4, 24, NS_POLICY_MIXED);
+    place (1, ABQ, 24);
+    place (2, LAM, 24);
+    is_str (place (3, LAM, 24), "0:12,1:12", "mixed: shares with anyone");
+    is_str (place (4, LAM, 24), "2:12,3:12", "mixed: twins allowed");
+
+    setup (4, 24, NS_POLICY_SAME);
+    place (1, ABQ, 24);
+    place (2, LAM, 24);
+    is_str (place (3, LSD, 24), "wait:pairing",
+            "same: LSD refuses ABQ and LAM");
+    is_str (place (4, LAM, 24), "2:12,3:12", "same: LAM joins LAM");
+
+    setup (4, 24, NS_POLICY_KEEP);
+    pol.keep_program = LAM;
+    place (1, ABQ, 24);
+    place (2, LAM, 24);
+    is_str (place (3, LAM, 24), "2:12,3:12", "keep:LAM: LAM joins LAM");
+    is_str (place (4, LAM, 24), "wait:pairing",
+            "keep:LAM: LAM refuses ABQ's nodes");
+    is_str (place (5, LSD, 24), "0:12,1:12", "keep:LAM: LSD joins ABQ");
+    char name[32];
+    ns_policy_name (&pol, progs, name, sizeof (name));
+    is_str (name, "keep:LAM", "policy name");
+}
+
+static void test_min_slowdown (void)
+{
+    setup (4, 24, NS_POLICY_MIN_SLOWDOWN);
+    pol.max_slowdown = 1.2;
+    place (1, LAM, 24); /* 0,1 */
+    place (2, ABQ, 24); /* 2,3 */
+    /* LSD next to LAM: max(1.178, 0.979) = 1.178; next to ABQ:
+     * max(1.071, 1.035) = 1.071.  ABQ's nodes win despite higher index. */
+    is_str (place (3, LSD, 24), "2:12,3:12",
+            "min-slowdown: LSD picks ABQ (1.071) over LAM (1.178)");
+    setup (4, 24, NS_POLICY_MIN_SLOWDOWN);
+    pol.max_slowdown = 1.15;
+    place (1, LAM, 24);
+    place (2, LAM, 24);
+    is_str (place (3, LSD, 24), "wait:slowdown",
+            "min-slowdown: LSD+LAM 1.178 above the 1.15 limit");
+    is_str (place (4, ABQ, 24), "0:12,1:12", "min-slowdown: ABQ+LAM 1.024");
+    /* Mixed scores: one node each.  Three nodes of 24; LAM on 0, ABQ on 1
+     * and 2 (1-task jobs are placed as asked). */
+    setup (3, 24, NS_POLICY_MIN_SLOWDOWN);
+    pol.max_slowdown = 1.2;
+    place (1, LAM, 1);
+    place (2, ABQ, 1);
+    place (3, ABQ, 1);
+    is_str (place (4, LSD, 1), "1:1", "min-slowdown: 1-task LSD next to ABQ");
+}
+
+static void test_exclusive_spread (void)
+{
+    setup (4, 24, NS_POLICY_EXCLUSIVE);
+    is_str (place (1, ABQ, 24), "0:24", "exclusive: one whole node");
+    is_int (pl->flags, NS_JOB_CLOSES_NODES, "exclusive closes the node");
+    is_str (place (2, ABQ, 10), "1:10", "exclusive: 10 tasks own node 1");
+    is_str (place (3, LAM, 30), "2:15,3:15", "exclusive: 30 tasks 15+15");
+    is_str (place (4, LSD, 1), "wait:resources", "exclusive: nothing shared");
+
+    setup (4, 24, NS_POLICY_SPREAD);
+    is_str (place (1, ABQ, 24), "0:12,1:12", "spread: half of two nodes");
+    is_int (pl->flags, NS_JOB_CLOSES_NODES | NS_JOB_STRIPED,
+            "spread closes and stripes");
+    is_str (place (2, ABQ, 24), "2:12,3:12", "spread: next pair");
+    is_str (place (3, LAM, 2), "wait:resources", "spread: never shares");
+}
+
+static void test_explicit (void)
+{
+    setup (4, 24, NS_POLICY_TWINS);
+    ns_request_t r;
+    ns_request_init (&r, 1, ABQ, 12);
+    r.flags = NS_REQ_WHOLE_NODES;
+    is_str (place_req (&r), "0:12", "--exclusive: minimal width, not striped");
+    is_int (pl->flags, NS_JOB_CLOSES_NODES, "--exclusive closes the node");
+    ns_request_init (&r, 2, ABQ, 24);
+    r.nodes = 1;
+    is_str (place_req (&r), "1:24", "-N 1 honoured");
+    ns_request_init (&r, 3, ABQ, 12);
+    r.ntasks_per_node = 6;
+    is_str (place_req (&r), "2:6,3:6", "--ntasks-per-node=6 honoured");
+    int list[1] = { 3 };
+    ns_request_init (&r, 4, ABQ, 4);
+    r.nodelist = list;
+    r.nnodelist = 1;
+    is_str (place_req (&r), "3:4",
+            "node list honoured even next to the same program");
+    int busy[1] = { 0 };
+    ns_request_init (&r, 5, LAM, 4);
+    r.nodelist = busy;
+    r.nnodelist = 1;
+    is_str (place_req (&r), "wait:resources", "listed node held whole");
+    ns_request_init (&r, 6, LAM, 5);
+    r.ntasks_per_node = 2;
+    is_str (place_req (&r), "wait:resources",
+            "3 nodes needed: only node 2 admissible (3 holds two jobs)");
+    ok (strstr (pl->explain, "cotenants 1 node (3), busy 2 nodes (0 1)")
+        != NULL, "explanation lists node 3 as full of co-tenants");
+    ns_request_init (&r, 7, LAM, 2);
+    r.nodes = 3;
+    is_str (place_req (&r), "error: job 7: 3 nodes for 2 tasks",
+            "more nodes than tasks is an error");
+    int bad[1] = { 9 };
+    ns_request_init (&r, 8, LAM, 2);
+    r.nodelist = bad;
+    r.nnodelist = 1;
+    is_str (place_req (&r),
+            "error: job 8: node list names node 9, cluster has 0..3",
+            "node list out of range is an error");
+}
+
+static void test_cotenants_allowed (void)
+{
+    setup (2, 24, NS_POLICY_MIXED);
+    is_str (place (1, ABQ, 2), "0:1,1:1", "two single-core halves");
+    is_str (place (2, LAM, 2), "0:1,1:1", "second job pairs");
+    is_str (place (3, LSD, 2), "wait:cotenants", "third refused: k = 2");
+    pol.max_cotenants = 3;
+    is_str (place (4, LSD, 2), "0:1,1:1", "k = 3 admits a third");
+
+    setup (4, 24, NS_POLICY_TWINS);
+    unsigned char allowed[4] = { 0, 1, 1, 1 };
+    ns_request_t r;
+    ns_request_init (&r, 1, ABQ, 24);
+    r.allowed = allowed;
+    is_str (place_req (&r), "1:12,2:12", "node 0 not allowed (down)");
+}
+
+static void test_fallback_seed (void)
+{
+    setup (3, 24, NS_POLICY_TWINS);
+    pol.fallback_after = 60;
+    place (1, ABQ, 24); /* 0,1 */
+    ns_request_t r;
+    ns_request_init (&r, 2, ABQ, 24);
+    r.waited = 30;
+    is_str (place_req (&r), "wait:twin", "before the bound: waits as a twin");
+    r.waited = 60;
+    is_str (place_req (&r), "2:24", "after 60 s: plain packing, 1 node");
+    is_int (pl->rule, NS_RULE_FALLBACK, "rule fallback");
+
+    setup (64, 8, NS_POLICY_TWINS);
+    pol.seed = 7;
+    int moved = 0, same = 1;
+    for (uint64_t id = 1; id <= 10; id++) {
+        ns_request_t q;
+        ns_request_init (&q, id, ABQ, 1);
+        ns_error_t err;
+        ns_place (c, &pol, m, progs, &q, pl, &err);
+        int first = pl->shares[0].node;
+        ns_place (c, &pol, m, progs, &q, pl, &err);
+        same &= pl->shares[0].node == first;
+        moved += first != 0;
+    }
+    ok (same, "seeded choice is repeatable");
+    ok (moved >= 8, "seed rotates the start (%d of 10 not on node 0)", moved);
+}
+
+static void test_errors (void)
+{
+    ns_error_t err;
+    ns_policy_t p;
+    ns_policy_default (&p);
+    is_int (p.kind, NS_POLICY_TWINS, "default policy is twins");
+    is_int (p.stripe_width, 2, "default width 2");
+    is_int (p.max_cotenants, 2, "default pairs");
+    is_int (ns_policy_parse (&p, "min-slowdown", progs, &err), 0, "parse");
+    is_int (p.kind, NS_POLICY_MIN_SLOWDOWN, "min-slowdown parsed");
+    is_int (ns_policy_parse (&p, "keep:LSD", progs, &err), 0, "parse keep");
+    is_int (p.keep_program, LSD, "keep:LSD uses LSD's id");
+    is_int (ns_policy_parse (&p, "keep:", progs, &err), -1, "keep: empty");
+    is_int (ns_policy_parse (&p, "fair", progs, &err), -1, "unknown name");
+    is_str (err.text, "unknown policy 'fair' (expected exclusive, spread, "
+            "mixed, twins, same, keep:PROGRAM or min-slowdown)", "message");
+    setup (2, 24, NS_POLICY_TWINS);
+    ns_request_t r;
+    ns_request_init (&r, 1, ABQ, 0);
+    is_int (ns_place (c, &pol, m, progs, &r, pl, &err), -1, "0 tasks");
+    is_int (errno, EINVAL, "EINVAL");
+}
+
+int main (void)
+{
+    plan_no_plan ();
+    model_setup ();
+    test_twins ();
+    test_widths ();
+    test_mixed_same_keep ();
+    test_min_slowdown ();
+    test_exclusive_spread ();
+    test_explicit ();
+    test_cotenants_allowed ();
+    test_fallback_seed ();
+    test_errors ();
+    ns_cluster_destroy (c);
+    ns_placement_destroy (pl);
+    ns_interf_destroy (m);
+    ns_progtab_destroy (progs);
+    return done_testing ();
+}
