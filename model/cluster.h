@@ -73,6 +73,19 @@ int ns_node_runs_program (const ns_cluster_t *c, int node, int program);
 /* First empty node with index >= from, or -1. */
 int ns_cluster_next_empty (const ns_cluster_t *c, int from);
 int ns_cluster_nempty (const ns_cluster_t *c);
+/* Hint: no node will ever take a job once it holds k jobs (the policy's
+ * max_cotenants).  Such nodes then drop out of the open bitmaps, so
+ * ns_cluster_next_open skips them.  Default: no limit.  Only allowed
+ * while no job runs. */
+int ns_cluster_set_tenant_hint (ns_cluster_t *c, int k);
+int ns_cluster_tenant_hint (const ns_cluster_t *c);
+
+/* First "open" node with index >= from, or -1: it has tenants, none holds
+ * it whole, fewer jobs than the tenant hint, and at least mincores free
+ * cores.  Only open nodes can
+ * take a co-tenant, so co-scheduling scans these alone (bitmaps by powers
+ * of two of free cores keep the scan short on a full cluster). */
+int ns_cluster_next_open (const ns_cluster_t *c, int from, int mincores);
 
 /* Job queries; -1 with ENOENT for an unknown id. */
 int ns_job_exists (const ns_cluster_t *c, uint64_t id);

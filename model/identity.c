@@ -641,9 +641,11 @@ static int eval_wrapper (struct eval *e, const struct wrapper *wr, char **w,
 
 static bool is_function (const struct eval *e, const char *name)
 {
-    for (size_t off = 0; off < e->funcslen; off += strlen (e->funcs + off) + 1) {
+    size_t off = 0;
+    while (off < e->funcslen) {
         if (strcmp (e->funcs + off, name) == 0)
             return true;
+        off += strlen (e->funcs + off) + 1;
     }
     return false;
 }
@@ -664,7 +666,7 @@ static int image_name (struct eval *e, char *image)
             break;
         }
     }
-    return *s ? set_name (e, s) : K_NONE;
+    return set_name (e, s);
 }
 
 /* run passes further words to the image's runscript, which commonly
@@ -701,10 +703,8 @@ static int eval_shell (struct eval *e, char **w, int n)
     }
     if (i >= n)
         return K_NONE;
-    if (!cmd) {
-        const char *script = prog_name (w[i]);
-        return *script ? set_name (e, script) : K_NONE;
-    }
+    if (!cmd)
+        return set_name (e, prog_name (w[i]));     /* bash run.sh */
     if (e->depth >= MAX_NESTING)
         return K_NONE;
     int k = scan_script (w[i], e->depth + 1, e->name, e->cap, &e->nomem);
@@ -895,7 +895,7 @@ static void skip_blanks (struct lexer *lx)
         size_t k = continuation (lx->p);
         if (k)
             lx->p += k;
-        else if (strchr (" \t\r\f\v", *lx->p) && *lx->p)
+        else if (*lx->p && strchr (" \t\r\f\v", *lx->p))
             lx->p++;
         else
             return;

@@ -305,44 +305,99 @@ static void take_ranked (struct decide *d, int base, int n, double s)
     d->score[i] = s;
 }
 
-/* Co-schedule: admissible nodes that already hold jobs. */
+/* One candidate for co-scheduling: 1 if taken or ranked. */
+static void consider_shared (struct decide *d, int base, int n)
+{
+    const ns_cluster_t *c = d->c;
+    if (!allowed (d, n) || ns_node_free_cores (c, n) < d->slot) {
+        refuse (d, REF_FULL, n);
+        return;
+    }
+    if (ns_node_ntenants (c, n) >= d->pol->max_cotenants) {
+        refuse (d, REF_COTENANTS, n);
+        return;
+    }
+    int why = pairing_refusal (d, n);
+    if (why >= 0) {
+        refuse (d, why, n);
+        return;
+    }
+    if (d->score) {
+        double s = pair_score (d, n);
+        if (s > d->pol->max_slowdown)
+            refuse (d, REF_SLOWDOWN, n);
+        else
+            take_ranked (d, base, n, s);
+    }
+    else
+        take (d, n, 0.0);
+}
+
+/* Nodes with tenants that cannot take anyone (full or held whole) are
+ * "busy"; count them for the explanation without visiting them all. */
+static void count_closed_busy (struct decide *d)
+{
+    const ns_cluster_t *c = d->c;
+    int nn = ns_cluster_nnodes (c);
+    for (int n = 0; n < nn && d->nrefused[REF_FULL] < REF_SHOW; n++)
+        if (!ns_node_is_empty (c, n)
+            && ns_cluster_next_open (c, n, d->slot) != n)
+            refuse (d, REF_FULL, n);
+}
+
+/* Co-schedule: admissible nodes among the open ones (see cluster.h), in
+ * index order from the scan start, or ranked for min-slowdown. */
+static void take_shared_slow (struct decide *d);
+
 static void take_shared (struct decide *d)
+{
+    const ns_cluster_t *c = d->c;
+    if (ns_cluster_tenant_hint (c) < d->pol->max_cotenants) {
+        /* The bitmaps hide nodes this policy would still use. */
+        take_shared_slow (d);
+        return;
+    }
+    int nn = ns_cluster_nnodes (c);
+    int start = scan_start (d);
+    int base = d->found;
+    int visited = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int from = pass == 0 ? start : 0;
+        int to = pass == 0 ? nn : start;
+        for (int n = ns_cluster_next_open (c, from, d->slot); n >= 0 && n < to;
+             n = ns_cluster_next_open (c, n + 1, d->slot)) {
+            if (!d->score && d->found == d->width)
+                return;
+            consider_shared (d, base, n);
+            visited++;
+        }
+    }
+    if (!d->pl->quiet) {
+        int busy = nn - ns_cluster_nempty (c) - visited;
+        int before = d->nrefused[REF_FULL];
+        count_closed_busy (d);
+        d->nrefused[REF_FULL] = before + busy;
+    }
+}
+
+/* Every non-empty node in scan order (hint smaller than the policy's k). */
+static void take_shared_slow (struct decide *d)
 {
     const ns_cluster_t *c = d->c;
     int nn = ns_cluster_nnodes (c);
     int start = scan_start (d);
-    int ranked = d->score != NULL;
     int base = d->found;
     for (int k = 0; k < nn; k++) {
         int n = start + k < nn ? start + k : start + k - nn;
         if (ns_node_is_empty (c, n))
             continue;
-        if (!ranked && d->found == d->width)
-            break;
-        if (!allowed (d, n) || ns_node_is_closed (c, n)
-            || ns_node_free_cores (c, n) < d->slot) {
+        if (!d->score && d->found == d->width)
+            return;
+        if (ns_node_is_closed (c, n)) {
             refuse (d, REF_FULL, n);
             continue;
         }
-        if (ns_node_ntenants (c, n) >= d->pol->max_cotenants) {
-            refuse (d, REF_COTENANTS, n);
-            continue;
-        }
-        int why = pairing_refusal (d, n);
-        if (why >= 0) {
-            refuse (d, why, n);
-            continue;
-        }
-        if (ranked) {
-            double s = pair_score (d, n);
-            if (s > d->pol->max_slowdown) {
-                refuse (d, REF_SLOWDOWN, n);
-                continue;
-            }
-            take_ranked (d, base, n, s);
-        }
-        else
-            take (d, n, 0.0);
+        consider_shared (d, base, n);
     }
 }
 
@@ -357,9 +412,18 @@ static void take_packed (struct decide *d)
     }
 }
 
-static int cmp_share (const void *a, const void *b)
+/* Insertion sort: placements are a handful of nodes. */
+static void sort_shares (ns_share_t *s, int n)
 {
-    return ((const ns_share_t *)a)->node - ((const ns_share_t *)b)->node;
+    for (int i = 1; i < n; i++) {
+        ns_share_t x = s[i];
+        int k = i;
+        while (k > 0 && s[k - 1].node > x.node) {
+            s[k] = s[k - 1];
+            k--;
+        }
+        s[k] = x;
+    }
 }
 
 /* Tasks: the first (ntasks - (hi-1) * width) nodes get hi tasks, the rest
@@ -368,7 +432,7 @@ static void fill_cores (struct decide *d)
 {
     const ns_request_t *r = d->req;
     ns_placement_t *pl = d->pl;
-    qsort (pl->shares, d->width, sizeof (ns_share_t), cmp_share);
+    sort_shares (pl->shares, d->width);
     int fixed = r->ntasks_per_node > 0 && r->nodes == 0 && !r->nodelist;
     int rich = r->ntasks - (d->tasks_hi - 1) * d->width;
     int left = r->ntasks;
@@ -648,9 +712,18 @@ static void decide_once (struct decide *d, int fallback)
      * admissible nodes in scan order. */
     d->score = d->pol->kind == NS_POLICY_MIN_SLOWDOWN && d->width <= 64
                    ? d->score_buf : NULL;
+    pl->width = d->width;
+    pl->slot = d->slot;
+    pl->capacity_short = 0;
     choose (d);
     if (d->found < d->width) {
         pl->verdict = shortfall_verdict (d);
+        pl->capacity_short = !d->req->nodelist && !d->req->allowed
+                             && d->rule != NS_RULE_FALLBACK
+                             && d->found + d->nrefused[REF_TWIN]
+                                    + d->nrefused[REF_PAIRING]
+                                    + d->nrefused[REF_SLOWDOWN]
+                                < d->width;
         return;
     }
     fill_cores (d);
@@ -681,7 +754,26 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
         && req->waited >= pol->fallback_after && !explicit_shape (req)
         && pl->verdict != NS_NEVER)
         decide_once (&d, 1);
-    explain (&d, progs);
+    if (pl->quiet)
+        pl->explain[0] = '\0';
+    else
+        explain (&d, progs);
+    return 0;
+}
+
+int ns_place_shape (const ns_cluster_t *c, const ns_policy_t *pol,
+                    const ns_request_t *req, int *width, int *slot,
+                    ns_error_t *err)
+{
+    if (!c || !pol || !req)
+        return ns_error_set (err, EINVAL, "ns_place_shape: missing argument");
+    if (validate (c, req, err) < 0)
+        return -1;
+    ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
+    struct decide d = { .c = c, .pol = pol, .req = req, .pl = &pl };
+    shape (&d, 0);
+    *width = d.width;
+    *slot = d.slot;
     return 0;
 }
 

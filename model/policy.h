@@ -101,7 +101,14 @@ typedef struct {
     int cap;
     ns_share_t *shares; /* n entries, ascending node index */
     int shared;         /* nodes that already had a tenant */
-    char explain[512];  /* one line, no newline */
+    int quiet;          /* set by the caller: skip the explanation (the
+                           simulator decides millions of times) */
+    int width;          /* nodes the shape needed (also when not placed) */
+    int slot;           /* free cores it needed on each of them */
+    int capacity_short; /* not placed, and would not be even without the
+                           pairing rules: any job of this policy needing
+                           >= width nodes with >= slot cores fails too */
+    char explain[512];  /* one line, no newline ("" when quiet) */
 } ns_placement_t;
 
 /* Room for up to cap nodes (use the cluster's node count). */
@@ -116,6 +123,12 @@ void ns_placement_destroy (ns_placement_t *pl);
 int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
               const ns_interf_t *m, const ns_progtab_t *progs,
               const ns_request_t *req, ns_placement_t *pl, ns_error_t *err);
+
+/* The shape ns_place would look for: width nodes with slot free cores
+ * each.  0, or -1 with errno for a malformed request. */
+int ns_place_shape (const ns_cluster_t *c, const ns_policy_t *pol,
+                    const ns_request_t *req, int *width, int *slot,
+                    ns_error_t *err);
 
 /* Progress rate of a running job: its spread speedup (1 unless striped)
  * divided by the worst slowdown among its nodes.  0 for an unknown id. */

@@ -40,6 +40,8 @@ struct sj {
     double last;        /* when remaining was last brought up to date */
     double est_end;     /* start + requested time (EASY) */
     uint32_t version;
+    uint64_t fail_version;  /* release_version + 1 when it last could not
+                               start */
     int stamp;
     int flags;          /* NS_JOB_* it was added with */
     int nshares;
@@ -50,6 +52,7 @@ struct ns_sim {
     ns_simconf_t conf;
     ns_cluster_t *c;
     ns_placement_t *pl;
+    ns_placement_t *pl_resv;    /* the head's placement in reserve () */
     double now;
     int checking;
 
@@ -71,7 +74,11 @@ struct ns_sim {
     int *removed;       /* scratch for reservations */
     int *hmark;         /* node -> reservation id that marked it */
     int resv_id;
-    uint64_t cluster_version;
+    uint64_t cluster_version;   /* bumped by every start and end */
+    uint64_t release_version;   /* bumped by ends only: a start never makes
+                                   a failed decision possible (it only
+                                   takes cores and adds tenants), so
+                                   failures are cached by this */
     /* cached reservation */
     int resv_head;
     uint64_t resv_version;
@@ -84,6 +91,22 @@ struct ns_sim {
     void *progress_arg;
     ns_sim_usage_f usage_fn;
     void *usage_arg;
+
+    /* Decisions that failed at the current release_version, keyed by what
+     * the policy looks at: (tasks, program) or tasks alone. */
+    struct failkey {
+        uint64_t key;
+        uint64_t version;       /* failed at this release_version */
+        uint64_t touch_version; /* placeable, but only on the reserved
+                                   nodes, at this cluster_version */
+    } failed[512];
+    int cacheable;          /* no fallback_after: decisions depend on state */
+    /* Shapes (width, slot) that failed for lack of capacity at
+     * short_version: a job needing at least as much fails too. */
+    struct { int width, slot; } shorts[16];
+    int nshorts;
+    uint64_t short_version;
+    int program_matters;
 
     ns_simstats_t stats;
 };
@@ -160,11 +183,22 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
     if (!s->c)
         goto fail;
     s->pl = ns_placement_create (conf->nnodes);
+    s->pl_resv = ns_placement_create (conf->nnodes);
     s->hmark = calloc (conf->nnodes, sizeof (int));
-    if (!s->pl || !s->hmark) {
+    if (!s->pl || !s->pl_resv || !s->hmark) {
         ns_error_set (err, ENOMEM, "out of memory");
         goto fail;
     }
+    s->pl->quiet = 1;
+    s->pl_resv->quiet = 1;
+    ns_cluster_set_tenant_hint (s->c, conf->policy.max_cotenants);
+    /* Decisions depend on the state alone unless a wait bound or a seeded
+     * tie-break (which depends on the job id) takes part. */
+    s->cacheable = conf->policy.fallback_after < 0 && conf->policy.seed == 0;
+    s->program_matters = conf->policy.kind == NS_POLICY_TWINS
+                         || conf->policy.kind == NS_POLICY_SAME
+                         || conf->policy.kind == NS_POLICY_KEEP
+                         || conf->policy.kind == NS_POLICY_MIN_SLOWDOWN;
     s->resv_head = -1;
     s->stats.first_submit = -1;
     return s;
@@ -186,6 +220,7 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->removed);
     free (s->hmark);
     ns_placement_destroy (s->pl);
+    ns_placement_destroy (s->pl_resv);
     ns_cluster_destroy (s->c);
     free (s);
 }
@@ -438,6 +473,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     if (jb->in.req_time > 0 && s->now - jb->out.start > jb->in.req_time + EPS)
         jb->out.over_limit = 1;
     s->cluster_version++;
+    s->release_version++;
     s->done++;
     if (s->now > s->stats.last_end)
         s->stats.last_end = s->now;
@@ -467,20 +503,80 @@ static int64_t free_cores (const ns_sim_t *s)
     return ns_cluster_total_cores (s->c) - ns_cluster_used_cores (s->c);
 }
 
-/* Decide for job j into s->pl.  1 placed, 0 not now, -1 never. */
+static struct failkey *fail_slot (ns_sim_t *s, int j)
+{
+    const struct sj *jb = &s->jobs[j];
+    uint64_t key = (uint64_t)jb->in.ntasks << 32;
+    if (s->program_matters)
+        key |= (uint32_t)(jb->in.program + 2);
+    uint64_t h = key * 0x9e3779b97f4a7c15ULL;
+    struct failkey *f = &s->failed[h >> 55];  /* 512 slots */
+    if (f->key != key)
+        *f = (struct failkey){ key, UINT64_MAX, UINT64_MAX };
+    return f;
+}
+
+static void remember_short (ns_sim_t *s, int width, int slot)
+{
+    if (s->short_version != s->release_version) {
+        s->short_version = s->release_version;
+        s->nshorts = 0;
+    }
+    for (int i = 0; i < s->nshorts; i++)
+        if (s->shorts[i].width <= width && s->shorts[i].slot <= slot)
+            return;     /* already implied */
+    int i = s->nshorts < 16 ? s->nshorts++ : (int)(s->release_version % 16);
+    s->shorts[i].width = width;
+    s->shorts[i].slot = slot;
+}
+
+/* Does a capacity failure at this cluster state imply r fails too? */
+static int dominated (ns_sim_t *s, const ns_request_t *r)
+{
+    if (s->short_version != s->release_version || s->nshorts == 0)
+        return 0;
+    int width, slot;
+    if (ns_place_shape (s->c, &s->conf.policy, r, &width, &slot, NULL) < 0)
+        return 0;
+    for (int i = 0; i < s->nshorts; i++)
+        if (width >= s->shorts[i].width && slot >= s->shorts[i].slot)
+            return 1;
+    return 0;
+}
+
+/* Decide for job j into s->pl.  1 placed, 0 not now, -1 never.
+ * Within one cluster state a failed decision is not repeated: neither for
+ * the same job nor for another job the policy cannot tell apart. */
 static int decide (ns_sim_t *s, int j, ns_error_t *err)
 {
     ns_request_t r;
-    if (s->jobs[j].in.ntasks > free_cores (s)
-        && s->jobs[j].in.ntasks <= ns_cluster_total_cores (s->c))
+    struct sj *jb = &s->jobs[j];
+    if (jb->in.ntasks > free_cores (s)
+        && jb->in.ntasks <= ns_cluster_total_cores (s->c))
         return 0;
+    struct failkey *f = NULL;
     fill_request (s, j, &r);
+    if (s->cacheable) {
+        if (jb->fail_version == s->release_version + 1)
+            return 0;
+        f = fail_slot (s, j);
+        if (f->version == s->release_version || dominated (s, &r))
+            return 0;
+    }
     if (ns_place (s->c, &s->conf.policy, s->conf.model, s->conf.progs, &r,
                   s->pl, err) < 0)
         return -2;
     if (s->pl->verdict == NS_PLACED)
         return 1;
-    return s->pl->verdict == NS_NEVER ? -1 : 0;
+    if (s->pl->verdict == NS_NEVER)
+        return -1;
+    if (f) {
+        f->version = s->release_version;
+        jb->fail_version = s->release_version + 1;
+        if (s->pl->capacity_short)
+            remember_short (s, s->pl->width, s->pl->slot);
+    }
+    return 0;
 }
 
 static void queue_remove (ns_sim_t *s, int pos)
@@ -508,6 +604,9 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     s->shadow = INFINITY;
     int nremoved = 0, found = 0;
     int64_t need = s->jobs[head].in.ntasks;
+    /* The cluster is temporarily not at cluster_version: no caching. */
+    int cacheable = s->cacheable;
+    s->cacheable = 0;
     for (int k = 0; k < s->nbyest && !found; k++) {
         int r = s->byest[k];
         if (ns_cluster_remove_job (s->c, (uint64_t)r, err) < 0)
@@ -529,6 +628,7 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
                 s->hmark[s->pl->shares[i].node] = s->resv_id;
         }
     }
+    s->cacheable = cacheable;
     for (int k = nremoved - 1; k >= 0; k--) {
         struct sj *jb = &s->jobs[s->removed[k]];
         if (ns_cluster_add_job (s->c, (uint64_t)s->removed[k], jb->in.program,
@@ -546,18 +646,36 @@ static int touches_reservation (const ns_sim_t *s, const ns_placement_t *pl)
     return 0;
 }
 
+/* reserve () with its own placement, keeping s->pl (a candidate's). */
+static int ensure_reserved (ns_sim_t *s, int head, ns_error_t *err)
+{
+    ns_placement_t *pl = s->pl;
+    s->pl = s->pl_resv;
+    int rc = reserve (s, head, err);
+    s->pl = pl;
+    return rc;
+}
+
 static int backfill (ns_sim_t *s, ns_error_t *err)
 {
     int head = s->queue[s->qstart];
-    if (free_cores (s) == 0)
-        return 0;
-    if (reserve (s, head, err) < 0)
-        return -1;
+    int reserved = 0;
     int examined = 0;
     for (int pos = s->qstart + 1;
          pos < s->qend && examined < s->conf.bf_depth && free_cores (s) > 0;
          pos++, examined++) {
         int j = s->queue[pos];
+        double end = s->now + est_runtime (&s->jobs[j]);
+        struct failkey *f = s->cacheable ? fail_slot (s, j) : NULL;
+        /* Same policy-visible request, same state: same nodes, which
+         * touched the reservation; only a short enough job may go. */
+        if (f && f->touch_version == s->cluster_version) {
+            if (!reserved && ensure_reserved (s, head, err) < 0)
+                return -1;
+            reserved = 1;
+            if (end > s->shadow + EPS)
+                continue;
+        }
         int d = decide (s, j, err);
         if (d < -1)
             return -1;
@@ -568,9 +686,15 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
         }
         if (d == 0)
             continue;
-        double end = s->now + est_runtime (&s->jobs[j]);
-        if (end > s->shadow + EPS && touches_reservation (s, s->pl))
+        /* The reservation is only needed once something could start. */
+        if (!reserved && ensure_reserved (s, head, err) < 0)
+            return -1;
+        reserved = 1;
+        if (end > s->shadow + EPS && touches_reservation (s, s->pl)) {
+            if (f)
+                f->touch_version = s->cluster_version;
             continue;
+        }
         if (start_job (s, j, s->pl, err) < 0)
             return -1;
         queue_remove (s, pos);

@@ -25,8 +25,9 @@
 #include "progtab.h"
 #include "trace.h"
 
-/* A line must fit in the buffer twice over so a refill always makes
- * progress; a larger read buffer than zlib's default pays off on RICC. */
+/* After compaction an unfinished line holds less than NS_TRACE_LINE_MAX,
+ * so every refill has room for three times that.  zlib's own input buffer
+ * defaults to 8 KiB; a larger one means fewer read () calls. */
 #define BUF_SIZE (4 * NS_TRACE_LINE_MAX)
 #define GZ_BUFFER (256 * 1024)
 
@@ -203,6 +204,8 @@ static void set_line (ns_trace_t *t, char *s, size_t len)
     t->line = s;
     t->len = len;
     t->counts.lines++;
+    /* a line may fit in the buffer and still be over the limit */
+    t->too_long = len > NS_TRACE_LINE_MAX;
 }
 
 /* The buffer holds the start of a line longer than NS_TRACE_LINE_MAX.
@@ -213,7 +216,6 @@ static int discard_long_line (ns_trace_t *t, ns_error_t *err)
     const size_t keep = 256;
     char *nl = NULL;
 
-    t->too_long = 1;
     t->start = 0;
     t->end = keep;
     while (!nl && !t->eof) {
@@ -224,6 +226,7 @@ static int discard_long_line (ns_trace_t *t, ns_error_t *err)
     }
     t->start = nl ? (size_t)(nl - t->buf) + 1 : keep;
     set_line (t, t->buf, keep);
+    t->too_long = 1;
     return 1;
 }
 
@@ -233,7 +236,6 @@ static int read_line (ns_trace_t *t, ns_error_t *err)
 {
     char *nl;
 
-    t->too_long = 0;
     for (;;) {
         size_t avail = t->end - t->start;
         char *p = t->buf + t->start;
@@ -267,9 +269,16 @@ static int read_line (ns_trace_t *t, ns_error_t *err)
  * Skip accounting
  */
 
-static int is_bad (ns_skip_reason_t r)
+/* Copy at most size - 1 bytes, not cutting a UTF-8 sequence in two. */
+static void copy_text (char *dst, size_t size, const char *s, size_t len)
 {
-    return !reasons[r].filter;
+    if (len >= size) {
+        len = size - 1;
+        while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+            len--;
+    }
+    memcpy (dst, s, len);
+    dst[len] = '\0';
 }
 
 /* Count the current line as skipped for reason r.  Returns 0, or -1 with
@@ -281,22 +290,25 @@ static int skip (ns_trace_t *t, ns_error_t *err, ns_skip_reason_t r,
 {
     struct ns_trace_skip *s = &t->counts.skip[r];
     int64_t line = (int64_t)t->counts.lines;
-    int strict = (t->flags & NS_TRACE_STRICT) && is_bad (r);
+    int strict = (t->flags & NS_TRACE_STRICT) && !reasons[r].filter;
+    char msg[NS_ERROR_TEXT];
     va_list ap;
 
-    if (s->count < NS_TRACE_SKIP_LINES)
-        s->lines[s->count] = line;
     if (s->count == 0 || strict) {
         va_start (ap, fmt);
-        vsnprintf (s->first, sizeof (s->first), fmt, ap);
+        vsnprintf (msg, sizeof (msg), fmt, ap);
         va_end (ap);
+        if (s->count == 0)
+            copy_text (s->first, sizeof (s->first), msg, strlen (msg));
     }
+    if (s->count < NS_TRACE_SKIP_LINES)
+        s->lines[s->count] = line;
     s->count++;
     t->counts.skipped++;
     if (strict) {
         t->failed = 1;
         return ns_error_set (err, EINVAL, "%s:%lld: %s", t->name,
-                             (long long)line, s->first);
+                             (long long)line, msg);
     }
     return 0;
 }
@@ -364,18 +376,6 @@ static int parse_num (const char *s, const char *e, int64_t *vp, int *frac)
         return NUM_BAD;
     *vp = neg ? -v : v;
     return NUM_OK;
-}
-
-/* Copy at most size - 1 bytes, not cutting a UTF-8 sequence in two. */
-static void copy_text (char *dst, size_t size, const char *s, size_t len)
-{
-    if (len >= size) {
-        len = size - 1;
-        while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
-            len--;
-    }
-    memcpy (dst, s, len);
-    dst[len] = '\0';
 }
 
 static void note_submit (ns_trace_t *t, const ns_tjob_t *job)
@@ -687,7 +687,15 @@ static int sacct_require (ns_trace_t *t, ns_error_t *err)
 {
     const int *col = t->sacct.col;
     const char *missing = NULL;
+    int known = 0;
 
+    for (int c = 0; c < SC_NCOLS; c++)
+        known += col[c] >= 0;
+    if (known == 0)
+        return ns_error_set (err, EINVAL, "%s: line %llu: not a sacct "
+                             "header (no JobID, Submit, ... field): dumps "
+                             "made with --noheader cannot be read", t->name,
+                             (unsigned long long)t->sacct.line);
     if (col[SC_JOBID] < 0 && col[SC_JOBIDRAW] < 0)
         missing = "JobID or JobIDRaw";
     else if (col[SC_SUBMIT] < 0)
@@ -778,7 +786,8 @@ static int parse_duration (const char *s, int64_t *out)
     int n = 0, frac;
 
     if (dash) {
-        if (parse_num (s, dash, &days, &frac) != NUM_OK || frac || days < 0)
+        if (parse_num (s, dash, &days, &frac) != NUM_OK || frac || days < 0
+            || days > INT32_MAX)
             return -1;
         s = dash + 1;
     }
@@ -955,7 +964,9 @@ static int sacct_limit (ns_trace_t *t, char *f[], int64_t *limit,
     int frac;
 
     *limit = -1;
-    if (raw && !is_unlimited (raw)) {
+    if (!is_unknown (raw)) {
+        if (is_unlimited (raw))
+            return 1;
         if (parse_num (raw, raw + strlen (raw), &v, &frac) != NUM_OK || frac
             || v < 0)
             return skip (t, err, NS_SKIP_NOT_A_NUMBER,
@@ -966,7 +977,7 @@ static int sacct_limit (ns_trace_t *t, char *f[], int64_t *limit,
             *limit = v * 60;
         return 1;
     }
-    if (!raw && tl && !is_unlimited (tl)) {
+    if (!is_unlimited (tl)) {
         if (parse_duration (tl, &v) != 0)
             return skip (t, err, NS_SKIP_BAD_TIME,
                          "field %d (Timelimit): expected [D-]HH:MM:SS or "

@@ -11,7 +11,8 @@
  *
  * Jobs come back in file order.  SWF promises non-decreasing submit times,
  * sacct does not (it orders by job id); ns_trace_skips () counts jobs
- * submitted before their predecessor so the engine can sort or refuse.
+ * submitted before an earlier job of the file so the engine can sort or
+ * refuse.
  *
  * Lines that cannot become a job are skipped, counted by reason with the
  * first NS_TRACE_SKIP_LINES line numbers, never dropped silently.  With
@@ -171,7 +172,7 @@ struct ns_trace_counts {
     uint64_t records;       /* lines that are neither blank nor header */
     uint64_t jobs;          /* returned by ns_trace_next (); */
     uint64_t skipped;       /* records - jobs: sum of skip[].count */
-    uint64_t unsorted;      /* jobs submitted before the previous job */
+    uint64_t unsorted;      /* jobs submitted before an earlier job */
     struct ns_trace_skip skip[NS_SKIP_NREASONS];
 };
 
@@ -180,6 +181,9 @@ typedef struct ns_trace ns_trace_t;
 /* Open path ("-" is stdin), plain or gzip, and read ahead to the first
  * record: the format is detected (unless fmt says), the SWF header
  * parsed, a sacct header mapped.  flags: NS_TRACE_STRICT or 0.
+ * Detection needs a ';' comment, a first record of 18 numbers (SWF) or a
+ * line with '|' (sacct): a headerless SWF whose first line is malformed
+ * needs NS_TRACE_SWF.
  * Returns NULL with errno and err set: ENOENT etc. from the file system;
  * EINVAL for "FILE: empty trace, no jobs", "FILE: line N: not a text
  * trace (binary data)", an unknown format or a sacct header lacking a

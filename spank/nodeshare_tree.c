@@ -41,7 +41,7 @@ static const char usage_text[] =
 "                       synthetic description with cache sizes, e.g.\n"
 "                       \"pack:2 l3:1(size=30MiB) l2:12(size=256KiB)\n"
 "                        l1d:1(size=32KiB) core:1 pu:2\"\n"
-"                       (there 30MB means 30,000,000 bytes, 30MiB 30*2^20)\n"
+"                       (there size=30MB is 30,000,000 bytes, 30MiB 30*2^20)\n"
 "  -c, --cpuset LIST    build the tree over these cores only: hwloc logical\n"
 "                       core indices, e.g. 0-3,8\n"
 "  -s, --sigma X        dilation, 0 < X <= 1: a task fits a cache when\n"
@@ -94,7 +94,9 @@ static void parse_opts (int argc, char **argv, struct opts *o)
     };
     int c;
     *o = (struct opts){ .topology = "live", .sigma = 1.0 };
-    while ((c = getopt_long (argc, argv, "+t:c:s:jeh", longopts, NULL)) != -1) {
+    opterr = 0;     /* our messages, without argv[0]'s path */
+    while ((c = getopt_long (argc, argv, "+:t:c:s:jeh", longopts, NULL))
+           != -1) {
         switch (c) {
         case 't': o->topology = optarg; break;
         case 'c': o->cores = optarg; break;
@@ -102,9 +104,12 @@ static void parse_opts (int argc, char **argv, struct opts *o)
         case 'j': o->json = 1; break;
         case 'e': o->explain = 1; break;
         case 'h': fputs (usage_text, stdout); exit (0);
+        case ':':
+            die ("option '%s' needs a value (see --help)", argv[optind - 1]);
         default:
-            fprintf (stderr, "Try 'nodeshare-tree --help'.\n");
-            exit (1);
+            if (optopt)
+                die ("unknown option '-%c' (see --help)", optopt);
+            die ("unknown option '%s' (see --help)", argv[optind - 1]);
         }
     }
     if (optind >= argc)
@@ -137,7 +142,7 @@ static void parse_request (const char *arg, struct request *r)
 
 static json_object *size_json (uint64_t bytes)
 {
-#if defined (JSON_C_VERSION_NUM) && JSON_C_VERSION_NUM >= ((0 << 16) | (14 << 8))
+#if defined (JSON_C_VERSION_NUM) && JSON_C_VERSION_NUM >= (14 << 8) /* 0.14 */
     return json_object_new_uint64 (bytes);
 #else
     return json_object_new_int64 ((int64_t)bytes);
@@ -178,26 +183,45 @@ static void print_line (const struct request *r, const ns_ctplace_t *p,
         printf ("  %s\n", why);
 }
 
+/* Where one task went, kept until everything is placed: a failing task
+ * prints its error and nothing else. */
+struct result {
+    ns_ctplace_t p;
+    char cpus[256];
+    char why[1024];
+};
+
 static void place_all (ns_cachetree_t *t, const struct opts *o,
-                       const struct request *reqs, int n)
+                       const struct request *reqs, struct result *res, int n)
 {
-    json_object *array = o->json ? json_object_new_array () : NULL;
     ns_error_t err;
     for (int i = 0; i < n; i++) {
-        ns_ctplace_t p;
-        char cpus[256], why[1024];
-        if (ns_cachetree_place (t, reqs[i].size, reqs[i].core, o->sigma, &p,
+        ns_ctplace_t *p = &res[i].p;
+        if (ns_cachetree_place (t, reqs[i].size, reqs[i].core, o->sigma, p,
                                 &err) < 0)
             die ("task '%s': %s", reqs[i].arg, err.text);
-        if (hwloc_bitmap_list_snprintf (cpus, sizeof (cpus), p.cpus) < 0)
+        if (hwloc_bitmap_list_snprintf (res[i].cpus, sizeof (res[i].cpus),
+                                        p->cpus) < 0)
             die ("cannot print the cpus of task '%s'", reqs[i].arg);
         if (o->explain)
-            ns_cachetree_explain (t, p.task, why, sizeof (why));
+            ns_cachetree_explain (t, p->task, res[i].why,
+                                  sizeof (res[i].why));
+    }
+}
+
+static void print_all (const struct opts *o, const struct request *reqs,
+                       const struct result *res, int n)
+{
+    json_object *array = o->json ? json_object_new_array () : NULL;
+    if (o->json && !array)
+        die ("out of memory");
+    for (int i = 0; i < n; i++) {
+        const char *why = o->explain ? res[i].why : NULL;
         if (array)
-            json_object_array_add (array, task_json (&reqs[i], &p, cpus,
-                                                     o->explain ? why : NULL));
+            json_object_array_add (array, task_json (&reqs[i], &res[i].p,
+                                                     res[i].cpus, why));
         else
-            print_line (&reqs[i], &p, cpus, o->explain ? why : NULL);
+            print_line (&reqs[i], &res[i].p, res[i].cpus, why);
     }
     if (array) {
         printf ("%s\n", json_object_to_json_string_ext (array,
@@ -208,22 +232,45 @@ static void place_all (ns_cachetree_t *t, const struct opts *o,
     }
 }
 
+/* ns_cachetree_load() in three steps, so that errors say which option
+ * they are about. */
+static ns_cachetree_t *load_tree (const struct opts *o)
+{
+    ns_error_t err;
+    hwloc_cpuset_t set = NULL;
+    hwloc_topology_t topo = ns_cachetree_topology (o->topology, &err);
+    if (!topo)
+        die ("--topology: %s", err.text);
+    if (o->cores) {
+        if (!(set = hwloc_bitmap_alloc ()))
+            die ("out of memory");
+        if (ns_cachetree_cores_cpuset (topo, o->cores, set, &err) < 0)
+            die ("--cpuset: %s", err.text);
+    }
+    ns_cachetree_t *t = ns_cachetree_from_topology (topo, set, &err);
+    if (!t)
+        die ("%s", err.text);
+    hwloc_bitmap_free (set);
+    hwloc_topology_destroy (topo);
+    return t;
+}
+
 int main (int argc, char **argv)
 {
     struct opts o;
-    ns_error_t err;
     parse_opts (argc, argv, &o);
     int n = argc - optind;
     struct request *reqs = calloc (n, sizeof (*reqs));
-    if (!reqs)
+    struct result *res = calloc (n, sizeof (*res));
+    if (!reqs || !res)
         die ("out of memory");
     for (int i = 0; i < n; i++)
         parse_request (argv[optind + i], &reqs[i]);
-    ns_cachetree_t *t = ns_cachetree_load (o.topology, o.cores, &err);
-    if (!t)
-        die ("%s", err.text);
-    place_all (t, &o, reqs, n);
+    ns_cachetree_t *t = load_tree (&o);
+    place_all (t, &o, reqs, res, n);
+    print_all (&o, reqs, res, n);
     ns_cachetree_destroy (t);
+    free (res);
     free (reqs);
     return 0;
 }

@@ -243,6 +243,52 @@ static const struct script_case scripts[] = {
       "tar czf out.tgz out/\n"
       "sbatch next_step.sh\n",
       "simulate" },
+    { "options in a variable before ./app",
+      "mpirun $MPI_FLAGS ./app_after_flags\n",
+      "app_after_flags" },
+    { "program looked up with `which`",
+      "mpirun -np 4 `which lmp_serial` -in in.lj\n",
+      "lmp_serial" },
+    { "python reading its script from a heredoc",
+      "python3 - <<EOF\n"
+      "import os\n"
+      "EOF\n",
+      "python3" },
+    { "two heredocs on one line, then the program",
+      "cat <<A <<'B'\n"
+      "srun decoyA\n"
+      "A\n"
+      "srun decoyB\n"
+      "B\n"
+      "./after_two\n",
+      "after_two" },
+    { "command on the heredoc's own line does run",
+      "cat <<EOF; srun ./same_line\n"
+      "srun decoy\n"
+      "EOF\n",
+      "same_line" },
+    { "subshell and assignment from a command substitution",
+      "NODES=$(srun hostname | sort -u)\n"
+      "(cd sub && srun ./sub_app)\n",
+      "sub_app" },
+    { "arithmetic for loop",
+      "for ((i = 0; i < 3; i++)); do\n"
+      "    ./step $i\n"
+      "done\n",
+      "step" },
+    { "redirections and exec > >(tee)",
+      "exec > >(tee job.log) 2>&1\n"
+      "./prog < input.dat >> out.txt 2> err.txt\n",
+      "prog" },
+    { "command -v check, then launch",
+      "command -v srun >/dev/null && srun ./after_check\n",
+      "after_check" },
+    { "R CMD BATCH",
+      "R CMD BATCH --no-save fit.R fit.Rout\n",
+      "fit.R" },
+    { "srun --pty bash launches no program",
+      "srun --pty bash -i\n",
+      NULL },
     { "empty script", "", NULL },
     { "blank and comment lines only", "\n   \n# nothing\n\t\n", NULL },
 };
@@ -328,6 +374,10 @@ static void test_patterns (void)
     is_str (ns_identity_map (id, "LMP"), "OTHER",
             "globs are case-sensitive: LMP -> OTHER (first match wins)");
     ok (ns_identity_map (id, NULL) == NULL, "map(NULL) is NULL");
+    is_str (ns_identity_map (NULL, "lmp"), "lmp", "map without identity");
+    errno = 0;
+    ok (ns_identity_copy (NULL) == NULL && errno == EINVAL,
+        "copy(NULL) fails with EINVAL");
 
     errno = 0;
     ok (ns_identity_add_pattern (id, "", "X", &err) == -1 && errno == EINVAL,
