@@ -30,13 +30,29 @@ struct node {
     struct tenant *t;
 };
 
+#define INLINE_SHARES 4
+
 struct job {
     uint64_t id;
     int program;
     int flags;
     int nshares;
-    ns_share_t *shares;
+    ns_share_t *shares;     /* inl, or malloc'd above INLINE_SHARES */
+    ns_share_t inl[INLINE_SHARES];
 };
+
+/* jobs[] moves on growth and swap-remove: re-point inline storage. */
+static void fix_inline (struct job *j)
+{
+    if (j->nshares <= INLINE_SHARES)
+        j->shares = j->inl;
+}
+
+static void free_shares (struct job *j)
+{
+    if (j->nshares > INLINE_SHARES)
+        free (j->shares);
+}
 
 struct ns_cluster {
     int nnodes;
@@ -50,6 +66,8 @@ struct ns_cluster {
                                        2^k free cores */
     int nlevels;
     int tenant_hint;    /* nodes with this many tenants are not open */
+    unsigned *mark;     /* node -> markgen when seen (duplicate check) */
+    unsigned markgen;
     int nwords;
     int nempty;
 
@@ -68,6 +86,13 @@ static uint64_t mix64 (uint64_t x)
     x *= 0xc4ceb9fe1a85ec53ULL;
     x ^= x >> 33;
     return x;
+}
+
+/* Levels 2^0 .. 2^k <= cores: more would always be empty. */
+static int levels_for (int cores)
+{
+    int k = 32 - __builtin_clz ((unsigned)cores);
+    return k < NS_OPEN_LEVELS ? k : NS_OPEN_LEVELS;
 }
 
 static int node_free_for_open (const ns_cluster_t *c, const struct node *nd)
@@ -123,14 +148,15 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     c->nwords = (nnodes + 63) / 64;
     c->nodes = calloc (nnodes, sizeof (*c->nodes));
     c->empty = calloc (c->nwords, sizeof (uint64_t));
-    c->nlevels = NS_OPEN_LEVELS;
+    c->mark = calloc (nnodes, sizeof (unsigned));
+    c->nlevels = levels_for (cores);
     c->tenant_hint = 1 << 30;
-    for (int k = 0; k < c->nlevels; k++)
+    for (int k = 0; k < NS_OPEN_LEVELS; k++)
         if (!(c->open[k] = calloc (c->nwords, sizeof (uint64_t))))
             goto nomem;
     c->nslots = 1024;
     c->slots = malloc (sizeof (int) * c->nslots);
-    if (!c->nodes || !c->empty || !c->slots)
+    if (!c->nodes || !c->empty || !c->mark || !c->slots)
         goto nomem;
     memset (c->slots, 0xff, sizeof (int) * c->nslots);
     for (int i = 0; i < nnodes; i++) {
@@ -154,9 +180,10 @@ void ns_cluster_destroy (ns_cluster_t *c)
     for (int i = 0; c->nodes && i < c->nnodes; i++)
         free (c->nodes[i].t);
     for (int j = 0; j < c->njobs; j++)
-        free (c->jobs[j].shares);
+        free_shares (&c->jobs[j]);
     free (c->nodes);
     free (c->empty);
+    free (c->mark);
     for (int k = 0; k < NS_OPEN_LEVELS; k++)
         free (c->open[k]);
     free (c->jobs);
@@ -187,6 +214,12 @@ int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
     for (int i = 0; i < c->nnodes; i++)
         if (c->nodes[i].cores > c->max_cores)
             c->max_cores = c->nodes[i].cores;
+    int levels = levels_for (c->max_cores);
+    if (levels != c->nlevels) {
+        c->nlevels = levels;
+        for (int i = 0; i < c->nnodes; i++)
+            update_open (c, i);
+    }
     return 0;
 }
 
@@ -258,11 +291,15 @@ static int tenant_add (struct node *n, uint64_t id, int program, int cores)
     return 0;
 }
 
-static int check_shares (const ns_cluster_t *c, const ns_share_t *shares,
+static int check_shares (ns_cluster_t *c, const ns_share_t *shares,
                          int nshares, int flags, ns_error_t *err)
 {
     if (nshares < 1 || !shares)
         return ns_error_set (err, EINVAL, "a job needs at least one node");
+    if (++c->markgen == 0) {    /* wrapped: forget old marks */
+        memset (c->mark, 0, sizeof (unsigned) * c->nnodes);
+        c->markgen = 1;
+    }
     for (int i = 0; i < nshares; i++) {
         int n = shares[i].node;
         if (!valid_node (c, n))
@@ -271,9 +308,9 @@ static int check_shares (const ns_cluster_t *c, const ns_share_t *shares,
         if (shares[i].cores < 1)
             return ns_error_set (err, EINVAL, "node %d: %d cores", n,
                                  shares[i].cores);
-        for (int k = 0; k < i; k++)
-            if (shares[k].node == n)
-                return ns_error_set (err, EINVAL, "node %d given twice", n);
+        if (c->mark[n] == c->markgen)
+            return ns_error_set (err, EINVAL, "node %d given twice", n);
+        c->mark[n] = c->markgen;
         if (nd->closed)
             return ns_error_set (err, ENOSPC,
                                  "node %d is held whole by another job", n);
@@ -307,6 +344,8 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
             return ns_error_set (err, ENOMEM, "out of memory");
         c->jobs = jobs;
         c->jobcap = cap;
+        for (int k = 0; k < c->njobs; k++)
+            fix_inline (&c->jobs[k]);
     }
     if (2 * (c->njobs + 1) > c->nslots && rehash (c, c->nslots * 2) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
@@ -322,10 +361,17 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
             nd->cap = cap;
         }
     }
-    ns_share_t *copy = malloc (sizeof (*copy) * nshares);
-    if (!copy)
-        return ns_error_set (err, ENOMEM, "out of memory");
-    memcpy (copy, shares, sizeof (*copy) * nshares);
+    int j = c->njobs;
+    struct job *jb = &c->jobs[j];
+    jb->nshares = nshares;
+    if (nshares > INLINE_SHARES) {
+        jb->shares = malloc (sizeof (ns_share_t) * nshares);
+        if (!jb->shares)
+            return ns_error_set (err, ENOMEM, "out of memory");
+    }
+    else
+        jb->shares = jb->inl;
+    memcpy (jb->shares, shares, sizeof (ns_share_t) * nshares);
 
     for (int i = 0; i < nshares; i++) {
         struct node *nd = &c->nodes[shares[i].node];
@@ -337,8 +383,10 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
         set_empty (c, shares[i].node, 0);
         update_open (c, shares[i].node);
     }
-    int j = c->njobs++;
-    c->jobs[j] = (struct job){ id, program, flags, nshares, copy };
+    c->njobs++;
+    jb->id = id;
+    jb->program = program;
+    jb->flags = flags;
     c->slots[find_slot (c, id)] = j;
     return 0;
 }
@@ -370,11 +418,12 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
             set_empty (c, n, 1);
         update_open (c, n);
     }
-    free (jb->shares);
+    free_shares (jb);
     slot_delete (c, s);
     int last = --c->njobs;
     if (j != last) {
         c->jobs[j] = c->jobs[last];
+        fix_inline (&c->jobs[j]);
         c->slots[find_slot (c, c->jobs[j].id)] = j;
     }
     return 0;

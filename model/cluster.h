@@ -95,8 +95,8 @@ int ns_job_flags (const ns_cluster_t *c, uint64_t id);
 int ns_job_shares (const ns_cluster_t *c, uint64_t id, ns_share_t *shares,
                    int max);
 
-/* The job's shares in place (valid until the job is removed); NULL with
- * ENOENT for an unknown id. */
+/* The job's shares in place, valid until the next add or remove of any
+ * job; NULL with ENOENT for an unknown id. */
 const ns_share_t *ns_job_shares_ref (const ns_cluster_t *c, uint64_t id,
                                      int *nshares);
 

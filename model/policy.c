@@ -715,8 +715,10 @@ static void decide_once (struct decide *d, int fallback)
     pl->width = d->width;
     pl->slot = d->slot;
     pl->capacity_short = 0;
+    pl->found = 0;
     choose (d);
     if (d->found < d->width) {
+        pl->found = d->found;
         pl->verdict = shortfall_verdict (d);
         pl->capacity_short = !d->req->nodelist && !d->req->allowed
                              && d->rule != NS_RULE_FALLBACK
@@ -775,6 +777,42 @@ int ns_place_shape (const ns_cluster_t *c, const ns_policy_t *pol,
     *width = d.width;
     *slot = d.slot;
     return 0;
+}
+
+static int admits_one (struct decide *d, int node)
+{
+    const ns_cluster_t *c = d->c;
+    if (node < 0 || node >= ns_cluster_nnodes (c) || !allowed (d, node))
+        return 0;
+    if (ns_node_is_empty (c, node))
+        return ns_node_cores (c, node) >= d->slot;
+    if (!d->shares_nodes || ns_node_is_closed (c, node)
+        || ns_node_free_cores (c, node) < d->slot
+        || ns_node_ntenants (c, node) >= d->pol->max_cotenants
+        || pairing_refusal (d, node) >= 0)
+        return 0;
+    if (d->pol->kind == NS_POLICY_MIN_SLOWDOWN
+        && pair_score (d, node) > d->pol->max_slowdown)
+        return 0;
+    return 1;
+}
+
+int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
+                     const ns_interf_t *m, const ns_request_t *req,
+                     const int *nodes, int n, int stop_at)
+{
+    if (!c || !pol || !req || !nodes)
+        return stop_at;
+    ns_placement_t pl = { .cap = ns_cluster_nnodes (c), .quiet = 1 };
+    struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl };
+    if (validate (c, req, NULL) < 0 || shape (&d, 0) == NS_NEVER)
+        return 0;
+    if (req->nodelist)
+        return stop_at;     /* not worth modelling: say "maybe" */
+    int count = 0;
+    for (int i = 0; i < n && count < stop_at; i++)
+        count += admits_one (&d, nodes[i]);
+    return count;
 }
 
 double ns_job_rate (const ns_cluster_t *c, const ns_interf_t *m, uint64_t id)

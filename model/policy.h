@@ -105,6 +105,7 @@ typedef struct {
                            simulator decides millions of times) */
     int width;          /* nodes the shape needed (also when not placed) */
     int slot;           /* free cores it needed on each of them */
+    int found;          /* not placed: admissible nodes there were */
     int capacity_short; /* not placed, and would not be even without the
                            pairing rules: any job of this policy needing
                            >= width nodes with >= slot cores fails too */
@@ -129,6 +130,16 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
 int ns_place_shape (const ns_cluster_t *c, const ns_policy_t *pol,
                     const ns_request_t *req, int *width, int *slot,
                     ns_error_t *err);
+
+/* How many of nodes[0..n-1] would the policy accept for req (with the
+ * shape it would look for)?  Counting stops at stop_at; "cannot tell"
+ * (explicit node lists) counts as stop_at.  A caller that knows a decision
+ * failed with `found` admissible nodes, and that since then only starts
+ * happened and these nodes were released, knows it still fails when
+ * found plus this count stays below the width (the simulator's cache). */
+int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
+                     const ns_interf_t *m, const ns_request_t *req,
+                     const int *nodes, int n, int stop_at);
 
 /* Progress rate of a running job: its spread speedup (1 unless striped)
  * divided by the worst slowdown among its nodes.  0 for an unknown id. */

@@ -40,8 +40,10 @@ struct sj {
     double last;        /* when remaining was last brought up to date */
     double est_end;     /* start + requested time (EASY) */
     uint32_t version;
-    uint64_t fail_version;  /* release_version + 1 when it last could not
-                               start */
+    int64_t fail_log;       /* 1 + release log length when it last could
+                               not start (0: no failure known) */
+    int fail_have;          /* admissible nodes it had then */
+    int fail_width;         /* nodes it needed */
     int stamp;
     int flags;          /* NS_JOB_* it was added with */
     int nshares;
@@ -75,6 +77,8 @@ struct ns_sim {
     int *hmark;         /* node -> reservation id that marked it */
     int resv_id;
     uint64_t cluster_version;   /* bumped by every start and end */
+    int *rlog;                  /* every node released by an end, in order */
+    int64_t nrlog, rlogcap;
     uint64_t release_version;   /* bumped by ends only: a start never makes
                                    a failed decision possible (it only
                                    takes cores and adds tenants), so
@@ -218,6 +222,7 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->queue);
     free (s->byest);
     free (s->removed);
+    free (s->rlog);
     free (s->hmark);
     ns_placement_destroy (s->pl);
     ns_placement_destroy (s->pl_resv);
@@ -462,6 +467,23 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     return 0;
 }
 
+static int log_release (ns_sim_t *s, const struct sj *jb)
+{
+    if (s->nrlog + jb->nshares > s->rlogcap) {
+        int64_t cap = s->rlogcap ? s->rlogcap * 2 : 4096;
+        while (cap < s->nrlog + jb->nshares)
+            cap *= 2;
+        int *l = realloc (s->rlog, sizeof (int) * cap);
+        if (!l)
+            return -1;
+        s->rlog = l;
+        s->rlogcap = cap;
+    }
+    for (int i = 0; i < jb->nshares; i++)
+        s->rlog[s->nrlog++] = jb->shares[i].node;
+    return 0;
+}
+
 static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
 {
     struct sj *jb = &s->jobs[j];
@@ -474,6 +496,8 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
         jb->out.over_limit = 1;
     s->cluster_version++;
     s->release_version++;
+    if (log_release (s, jb) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
     s->done++;
     if (s->now > s->stats.last_end)
         s->stats.last_end = s->now;
@@ -544,6 +568,31 @@ static int dominated (ns_sim_t *s, const ns_request_t *r)
     return 0;
 }
 
+/* A job that failed earlier still fails if the nodes released since then
+ * cannot make up its shortfall: starts never make a placement possible,
+ * and only the released nodes can have become admissible. */
+#define RECHECK_MAX 32
+
+static int still_fails (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
+{
+    if (!jb->fail_log)
+        return 0;
+    int64_t from = jb->fail_log - 1;
+    if (s->nrlog - from > RECHECK_MAX)
+        return 0;
+    int need = jb->fail_width - jb->fail_have;
+    int gained = ns_place_admits (s->c, &s->conf.policy, s->conf.model, r,
+                                  s->rlog + from, (int)(s->nrlog - from),
+                                  need);
+    if (gained >= need)
+        return 0;
+    /* Still an upper bound of its admissible nodes: move it forward so the
+     * next check only looks at newer releases. */
+    jb->fail_have += gained;
+    jb->fail_log = s->nrlog + 1;
+    return 1;
+}
+
 /* Decide for job j into s->pl.  1 placed, 0 not now, -1 never.
  * Within one cluster state a failed decision is not repeated: neither for
  * the same job nor for another job the policy cannot tell apart. */
@@ -557,7 +606,7 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
     struct failkey *f = NULL;
     fill_request (s, j, &r);
     if (s->cacheable) {
-        if (jb->fail_version == s->release_version + 1)
+        if (still_fails (s, jb, &r))
             return 0;
         f = fail_slot (s, j);
         if (f->version == s->release_version || dominated (s, &r))
@@ -572,7 +621,9 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
         return -1;
     if (f) {
         f->version = s->release_version;
-        jb->fail_version = s->release_version + 1;
+        jb->fail_log = s->nrlog + 1;
+        jb->fail_have = s->pl->found;
+        jb->fail_width = s->pl->width;
         if (s->pl->capacity_short)
             remember_short (s, s->pl->width, s->pl->slot);
     }
@@ -607,6 +658,13 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     /* The cluster is temporarily not at cluster_version: no caching. */
     int cacheable = s->cacheable;
     s->cacheable = 0;
+    /* Releasing jobs only adds room, so after a failed try with `have`
+     * admissible nodes, only the nodes released since can make up the
+     * shortfall: count those before trying again (see still_fails). */
+    int have = -1, width = 0;
+    int64_t since = 0;      /* index into `released` of the next unchecked */
+    ns_request_t req;
+    fill_request (s, head, &req);
     for (int k = 0; k < s->nbyest && !found; k++) {
         int r = s->byest[k];
         if (ns_cluster_remove_job (s->c, (uint64_t)r, err) < 0)
@@ -617,6 +675,21 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
             continue;
         if (free_cores (s) < need)
             continue;
+        if (have >= 0) {
+            for (; since < nremoved && have < width; since++) {
+                const struct sj *rj = &s->jobs[s->removed[since]];
+                int nodes[64];
+                int n = rj->nshares < 64 ? rj->nshares : 0;
+                for (int i = 0; i < n; i++)
+                    nodes[i] = rj->shares[i].node;
+                have += n ? ns_place_admits (s->c, &s->conf.policy,
+                                             s->conf.model, &req, nodes, n,
+                                             width - have)
+                          : width;  /* too wide to list: just try */
+            }
+            if (have < width)
+                continue;
+        }
         int d = decide (s, head, err);
         if (d < -1)
             return -1;
@@ -626,6 +699,11 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
                                                     : s->now;
             for (int i = 0; i < s->pl->n; i++)
                 s->hmark[s->pl->shares[i].node] = s->resv_id;
+        }
+        else if (d == 0) {
+            have = s->pl->found;
+            width = s->pl->width;
+            since = nremoved;
         }
     }
     s->cacheable = cacheable;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -759,6 +760,10 @@ static json_object *input_json (const struct run *r)
     else
         json_object_object_add (in, "horizon_s",
                                 json_object_new_double (r->o.horizon));
+    struct rusage ru;
+    if (getrusage (RUSAGE_SELF, &ru) == 0)
+        json_object_object_add (in, "peak_rss_mb",
+                                json_object_new_double (ru.ru_maxrss / 1024.0));
     return in;
 }
 

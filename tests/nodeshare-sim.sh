@@ -1,0 +1,126 @@
+#!/bin/sh
+# nodeshare-sim.sh - the simulator as a user meets it (TAP): bad inputs get
+# one precise message and an exit status that says whether results were
+# produced (0 yes, 1 no, 2 bad usage); outputs are well-formed.
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$(pwd)}
+sim="$top_builddir/nodeshare-sim"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+pass () { n=$((n + 1)); echo "ok $n - $1"; }
+fail () { n=$((n + 1)); echo "not ok $n - $1"; failed=$((failed + 1)); }
+
+# expect NAME STATUS PATTERN ARGS...: run, check exit status and that the
+# combined output contains PATTERN (a fixed string).
+expect () {
+    name=$1 want=$2 pattern=$3
+    shift 3
+    out=$("$sim" -q "$@" 2>&1)
+    got=$?
+    if [ "$got" = "$want" ] && printf '%s\n' "$out" | grep -qF -- "$pattern"
+    then
+        pass "$name"
+    else
+        fail "$name"
+        echo "# exit $got (want $want), output:"
+        printf '%s\n' "$out" | head -20 | sed 's/^/#   /'
+        echo "# wanted: $pattern"
+    fi
+}
+
+swf () {  # 18 fields: id submit wait run procs ... req_procs req_time ...
+    printf '%s 0 -1 -1 -1 -1 -1\n' "$1"
+}
+
+# A good little trace: 4 nodes x 4 cores.
+cat >"$tmp/good.swf" <<'EOT'
+; MaxNodes: 4
+; MaxProcs: 16
+1 0 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1
+2 10 0 50 2 -1 -1 2 100 -1 1 2 1 2 1 -1 -1 -1
+3 20 0 30 8 -1 -1 8 60 -1 1 1 1 1 1 -1 -1 -1
+EOT
+
+: >"$tmp/empty.swf"
+expect "empty file" 1 "empty.swf: empty trace, no jobs" "$tmp/empty.swf"
+
+head -c 2000 /dev/urandom >"$tmp/garbage.bin"
+printf '\0\1\2' >>"$tmp/garbage.bin"
+expect "binary garbage" 1 "not a text trace (binary data)" "$tmp/garbage.bin"
+
+i=0
+while [ $i -lt 3000 ]; do
+    echo "$i $i 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1"
+    i=$((i + 1))
+done | gzip -c >"$tmp/big.swf.gz"
+size=$(wc -c <"$tmp/big.swf.gz")
+head -c $((size / 2)) "$tmp/big.swf.gz" >"$tmp/cut.swf.gz"
+expect "truncated gzip" 1 "truncated gzip" --nodes 4 --cores 4 "$tmp/cut.swf.gz"
+
+cp "$tmp/good.swf" "$tmp/few.swf"
+echo "4 30 0 10 2 -1" >>"$tmp/few.swf"
+expect "too few fields: skipped, results produced" 0 \
+    "skipped 1 too-few-fields, lines 6" "$tmp/few.swf"
+expect "too few fields, --strict: stops" 1 "few.swf:6:" --strict \
+    "$tmp/few.swf"
+
+cp "$tmp/good.swf" "$tmp/neg.swf"
+echo "5 40 0 10 -5 -1 -1 -5 60 -1 1 1 1 1 1 -1 -1 -1" >>"$tmp/neg.swf"
+expect "negative processors: skipped" 0 "skipped 1 no-processors, lines 6" \
+    "$tmp/neg.swf"
+
+sed 's/MaxProcs: 16/MaxProcs: 4/; s/MaxNodes: 4/MaxNodes: 1/' "$tmp/good.swf" \
+    >"$tmp/lies.swf"
+expect "header that lies: too-large jobs reported" 0 \
+    "jobs larger than the machine were not run" -p twins "$tmp/lies.swf"
+
+grep -v '^;' "$tmp/good.swf" >"$tmp/nohead.swf"
+expect "no header, no size: clear error" 1 \
+    "does not say the machine size (MaxNodes and MaxProcs): give --nodes N --cores C" \
+    "$tmp/nohead.swf"
+expect "no header, size given" 0 "4 nodes x 4 cores (options)" \
+    --nodes 4 --cores 4 "$tmp/nohead.swf"
+expect "missing file" 1 "nope.swf" "$tmp/nope.swf"
+expect "unknown policy" 2 "unknown policy 'fair'" -p fair "$tmp/good.swf"
+expect "bad backfill" 2 "--backfill 'lazy': expected easy or none" \
+    -b lazy "$tmp/good.swf"
+expect "bad closed load" 2 "--closed 'x'" --closed x
+expect "help" 0 "Usage: nodeshare-sim" --help
+expect "no trace: closed experiment, says so" 0 \
+    "No trace given: running the closed experiment" --horizon 50000
+
+# Outputs.
+"$sim" -q -p twins,mixed --json "$tmp/out.json" --csv "$tmp/out.csv" \
+    --svg "$tmp/out.svg" "$tmp/good.swf" >/dev/null 2>&1
+if grep -q '"throughput_ratio"' "$tmp/out.json" \
+   && grep -q '"jobs_skipped"' "$tmp/out.json" \
+   && [ "$(grep -c '"policy":' "$tmp/out.json")" = 3 ]; then
+    pass "JSON: exclusive baseline + 2 policies, input section"
+else
+    fail "JSON"
+fi
+# 3 jobs x 3 policies + header
+if [ "$(wc -l <"$tmp/out.csv")" = 10 ] \
+   && head -1 "$tmp/out.csv" | grep -q '^policy,job,program,procs'; then
+    pass "CSV: one row per job and policy"
+else
+    fail "CSV: $(wc -l <"$tmp/out.csv") lines"
+fi
+if grep -q '<svg' "$tmp/out.svg" && grep -q 'Throughput vs exclusive' \
+    "$tmp/out.svg" && grep -q '</svg>' "$tmp/out.svg"; then
+    pass "SVG: complete document with the throughput chart"
+else
+    fail "SVG"
+fi
+# A job of 8 cores on 4-core nodes under twins runs 4 nodes x 2 cores.
+if grep -q '^twins,3,exe1,8,20,.*,4,1,' "$tmp/out.csv"; then
+    pass "CSV: 8-core job striped over 4 nodes under twins"
+else
+    fail "CSV striping row"
+    grep '^twins,3' "$tmp/out.csv" | sed 's/^/#   /'
+fi
+echo "1..$n"
+[ $failed -eq 0 ]
