@@ -344,6 +344,82 @@ static void bars (FILE *f, const struct panel *p, const ns_metrics_t *m,
     }
 }
 
+/* Closed experiments: one group of bars per load, one colour per policy. */
+static void grouped_bars (FILE *f, const struct panel *p,
+                          const ns_metrics_t *m, int n, getter_f get,
+                          const char *title, int decimals, double ref)
+{
+    double loads[64];
+    const char *pols[64];
+    int nl = 0, np = 0;
+    for (int i = 0; i < n; i++) {
+        int k;
+        for (k = 0; k < nl && loads[k] != m[i].load; k++)
+            ;
+        if (k == nl && nl < 64)
+            loads[nl++] = m[i].load;
+        for (k = 0; k < np && strcmp (pols[k], m[i].policy) != 0; k++)
+            ;
+        if (k == np && np < 64)
+            pols[np++] = m[i].policy;
+    }
+    double vmax = 0;
+    for (int i = 0; i < n; i++)
+        if (get (&m[i]) > vmax)
+            vmax = get (&m[i]);
+    vmax = nice_max (vmax);
+    svg_text (f, p->x + p->w / 2, p->y - 12, "middle", 14, "bold", title);
+    axis_y (f, p, vmax, decimals);
+    double group = p->w / (nl ? nl : 1);
+    double bar = group * 0.8 / (np ? np : 1);
+    for (int i = 0; i < n; i++) {
+        int l, q;
+        for (l = 0; l < nl && loads[l] != m[i].load; l++)
+            ;
+        for (q = 0; q < np && strcmp (pols[q], m[i].policy) != 0; q++)
+            ;
+        double v = get (&m[i]), bh = p->h * v / vmax;
+        double x = p->x + group * l + group * 0.1 + bar * q;
+        fprintf (f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                 "height=\"%.1f\" fill=\"%s\"><title>%s at load %.2f: "
+                 "%g</title></rect>\n", x, p->y + p->h - bh, bar * 0.9, bh,
+                 palette[q % 10], m[i].policy, m[i].load, v);
+    }
+    for (int l = 0; l < nl; l++) {
+        char label[32];
+        snprintf (label, sizeof (label), "load %.2f", loads[l]);
+        svg_text (f, p->x + group * (l + 0.5), p->y + p->h + 16, "middle",
+                  11, "normal", label);
+    }
+    if (ref > 0 && ref <= vmax) {
+        double y = p->y + p->h - p->h * ref / vmax;
+        fprintf (f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                 "stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n", p->x, y,
+                 p->x + p->w, y);
+    }
+}
+
+static void policy_legend (FILE *f, double x, double y, const ns_metrics_t *m,
+                           int n)
+{
+    const char *seen[64];
+    int ns = 0;
+    for (int i = 0; i < n && ns < 64; i++) {
+        int k;
+        for (k = 0; k < ns && strcmp (seen[k], m[i].policy) != 0; k++)
+            ;
+        if (k < ns)
+            continue;
+        seen[ns] = m[i].policy;
+        double lx = x + (ns % 7) * 140, ly = y + (ns / 7) * 18;
+        fprintf (f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" "
+                 "height=\"10\" fill=\"%s\"/>\n", lx, ly - 9,
+                 palette[ns % 10]);
+        svg_text (f, lx + 16, ly, "start", 12, "normal", m[i].policy);
+        ns++;
+    }
+}
+
 static void timeline (FILE *f, const struct panel *p, const ns_metrics_t *m,
                       int n)
 {
@@ -373,8 +449,8 @@ static void timeline (FILE *f, const struct panel *p, const ns_metrics_t *m,
 
 int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title)
 {
-    double width = n > 8 ? 160.0 * n : 1100.0;
     int closed = n > 0 && m[0].load >= 0;
+    double width = !closed && n > 8 ? 160.0 * n : 1100.0;
     double height = closed ? 420 : 760;
     fprintf (f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
@@ -387,10 +463,19 @@ int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title)
     struct panel a = { 60, 80, pw - 20, 220 };
     struct panel b = { 60 + pw + 30, 80, pw - 20, 220 };
     struct panel c = { 60 + 2 * (pw + 30), 80, pw - 20, 220 };
-    bars (f, &a, m, n, get_ratio, "Throughput vs exclusive (work/h)",
-          2, 1.0);
-    bars (f, &b, m, n, get_wait, "Mean wait (hours)", 2, 0);
-    bars (f, &c, m, n, get_bsld, "Mean bounded slowdown", 1, 1.0);
+    if (closed) {
+        grouped_bars (f, &a, m, n, get_ratio,
+                      "Throughput vs exclusive (work/h)", 2, 1.0);
+        grouped_bars (f, &b, m, n, get_wait, "Mean wait (hours)", 2, 0);
+        grouped_bars (f, &c, m, n, get_bsld, "Mean bounded slowdown", 2, 1.0);
+        policy_legend (f, 60, 360, m, n);
+    }
+    else {
+        bars (f, &a, m, n, get_ratio, "Throughput vs exclusive (work/h)", 2,
+              1.0);
+        bars (f, &b, m, n, get_wait, "Mean wait (hours)", 2, 0);
+        bars (f, &c, m, n, get_bsld, "Mean bounded slowdown", 1, 1.0);
+    }
     if (!closed) {
         struct panel d = { 60, 400, width - 120, 260 };
         timeline (f, &d, m, n);
