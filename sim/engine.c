@@ -48,6 +48,7 @@ struct sj {
     int flags;          /* NS_JOB_* it was added with */
     int nshares;
     ns_share_t *shares;
+    int64_t cores;          /* sum of its shares while running */
 };
 
 struct ns_sim {
@@ -445,6 +446,9 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     memcpy (jb->shares, pl->shares, sizeof (ns_share_t) * pl->n);
     jb->nshares = pl->n;
     jb->flags = pl->flags;
+    jb->cores = 0;
+    for (int i = 0; i < pl->n; i++)
+        jb->cores += pl->shares[i].cores;
     for (int i = 0; i < pl->n; i++) {
         int nt = ns_node_ntenants (s->c, pl->shares[i].node);
         if (nt > s->stats.max_cotenants)
@@ -734,10 +738,28 @@ static int ensure_reserved (ns_sim_t *s, int head, ns_error_t *err)
     return rc;
 }
 
+/* A cheap lower bound of the head's reservation: the estimated end at
+ * which enough cores in total are free.  The policy may need more (its
+ * shape wants particular nodes), never less. */
+static double shadow_bound (const ns_sim_t *s, int head)
+{
+    int64_t free = free_cores (s), need = s->jobs[head].in.ntasks;
+    if (free >= need)
+        return s->now;
+    for (int k = 0; k < s->nbyest; k++) {
+        const struct sj *r = &s->jobs[s->byest[k]];
+        free += r->cores;
+        if (free >= need)
+            return r->est_end > s->now ? r->est_end : s->now;
+    }
+    return INFINITY;
+}
+
 static int backfill (ns_sim_t *s, ns_error_t *err)
 {
     int head = s->queue[s->qstart];
     int reserved = 0;
+    double bound = -1;      /* shadow_bound (), computed on first need */
     int examined = 0;
     for (int pos = s->qstart + 1;
          pos < s->qend && examined < s->conf.bf_depth && free_cores (s) > 0;
@@ -764,6 +786,18 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
         }
         if (d == 0)
             continue;
+        /* A job ending before even the earliest possible reservation can
+         * start without computing it.  Starting it does not change the
+         * reservation computed later in this pass: it is released before
+         * the shadow time in the estimate. */
+        if (!reserved && bound < 0)
+            bound = shadow_bound (s, head);
+        if (!reserved && end <= bound + EPS) {
+            if (start_job (s, j, s->pl, err) < 0)
+                return -1;
+            queue_remove (s, pos);
+            continue;
+        }
         /* The reservation is only needed once something could start. */
         if (!reserved && ensure_reserved (s, head, err) < 0)
             return -1;

@@ -1,0 +1,43 @@
+#!/bin/sh
+# bench_sim.sh - replay the full RICC-2010-2 trace (447,794 jobs, 1024 nodes
+# x 8 cores) under each policy and print "name value unit" lines: jobs per
+# second of replay, and the peak memory of the process.  Also the KTH
+# fidelity figure: simulated exclusive + EASY mean wait next to the mean of
+# the waits the trace recorded (KTH ran EASY in production).
+# The traces are not shipped; they are looked for in $NS_TRACES, else
+# ../shared/traces next to the source tree.
+sim=${1:-./nodeshare-sim}
+srcdir=${top_srcdir:-$(dirname "$0")/..}
+traces=${NS_TRACES:-$srcdir/../shared/traces}
+ricc=$traces/RICC-2010-2.swf.gz
+kth=$traces/KTH-SP2-1996-2.1-cln.swf.gz
+
+field () {  # FILE KEY [NTH]: the NTH value of "KEY": in the JSON
+    grep "\"$2\":" "$1" | sed -n "${3:-1}p" | sed 's/.*: *//; s/,$//'
+}
+
+if [ ! -f "$ricc" ]; then
+    echo "bench_sim: $ricc not found: set NS_TRACES (skipping)" >&2
+    exit 0
+fi
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+# keep:user27: the busiest user of RICC (programs are users: no executables)
+for policy in exclusive spread mixed twins same min-slowdown keep:user27; do
+    "$sim" -q -p "$policy" --json "$out" "$ricc" >/dev/null || exit 1
+    jobs=$(field "$out" jobs_used)
+    # the run of $policy is the last entry (exclusive runs first as baseline)
+    n=$(grep -c '"wall_s":' "$out")
+    wall=$(field "$out" wall_s "$n")
+    name=$(echo "$policy" | tr ':-' '__')
+    awk -v j="$jobs" -v w="$wall" -v n="$name" \
+        'BEGIN { printf "sim_ricc_jobs_per_s_%s %.0f jobs/s\n", n, j / w }'
+    awk -v w="$wall" -v n="$name" \
+        'BEGIN { printf "sim_ricc_seconds_%s %.2f s\n", n, w }'
+    echo "sim_ricc_peak_rss_$name $(field "$out" peak_rss_mb) MB"
+done
+if [ -f "$kth" ]; then
+    "$sim" -q -p exclusive -b easy --json "$out" "$kth" >/dev/null || exit 1
+    echo "sim_kth_easy_mean_wait_s $(field "$out" mean_wait_s) s"
+    echo "sim_kth_recorded_mean_wait_s $(field "$out" recorded_mean_wait_s) s"
+fi
