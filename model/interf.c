@@ -261,6 +261,26 @@ int ns_interf_nprograms (const ns_interf_t *m)
     return top;
 }
 
+int ns_interf_neutral (const ns_interf_t *m, int p)
+{
+    if (!m)
+        return 1;
+    if (m->def_speedup != 1.0 || m->def_slowdown != 1.0)
+        return 0;
+    p = ns_interf_class (m, p);
+    if (p < 0)
+        return 1;   /* unknown program */
+    if (p >= m->n)
+        return 1;
+    if (!isnan (m->speedup[p]))
+        return 0;
+    for (int q = 0; q < m->n; q++)
+        if (!isnan (m->slowdown[p * m->n + q])
+            || !isnan (m->slowdown[q * m->n + p]))
+            return 0;
+    return 1;
+}
+
 double ns_interf_node_slowdown (const ns_interf_t *m, int p,
                                 const int *cotenants, int n)
 {

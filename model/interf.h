@@ -47,6 +47,10 @@ double ns_interf_runtime (const ns_interf_t *m, int p);
 /* Highest program id that has any figure set, plus one. */
 int ns_interf_nprograms (const ns_interf_t *m);
 
+/* 1 when p has no figure of its own or of a class and both defaults are
+ * 1.0: p always progresses at rate 1 and changes nobody's rate. */
+int ns_interf_neutral (const ns_interf_t *m, int p);
+
 /* Slowdown of p on one node shared with the programs cotenants[0..n-1]:
  * the product of the pairwise slowdowns (1.0 when alone).  With the usual
  * limit of one co-tenant this is just slowdown[p][q]. */

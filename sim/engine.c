@@ -49,6 +49,7 @@ struct sj {
     int nshares;
     ns_share_t *shares;
     int64_t cores;          /* sum of its shares while running */
+    int neutral;            /* ns_interf_neutral (): rate always 1 */
 };
 
 struct ns_sim {
@@ -383,6 +384,13 @@ static int push_end (ns_sim_t *s, int j)
 static int update_rate (ns_sim_t *s, int j)
 {
     struct sj *jb = &s->jobs[j];
+    if (jb->neutral && jb->rate == 1.0) {
+        /* rate stays 1: only the shared flag can change */
+        for (int i = 0; i < jb->nshares && !jb->out.shared; i++)
+            if (ns_node_ntenants (s->c, jb->shares[i].node) > 1)
+                jb->out.shared = 1;
+        return 0;
+    }
     jb->remaining -= (s->now - jb->last) * jb->rate;
     if (jb->remaining < 0)
         jb->remaining = 0;
@@ -401,6 +409,9 @@ static int update_rate (ns_sim_t *s, int j)
 static int update_cotenants (ns_sim_t *s, int j)
 {
     struct sj *jb = &s->jobs[j];
+    /* A neutral program's arrival or departure changes only the shared
+     * flags of its co-tenants, and only on arrival. */
+    int flags_only = jb->neutral;
     s->stamp++;
     for (int i = 0; i < jb->nshares; i++) {
         int node = jb->shares[i].node;
@@ -411,6 +422,10 @@ static int update_cotenants (ns_sim_t *s, int j)
             if (other == j || s->jobs[other].stamp == s->stamp)
                 continue;
             s->jobs[other].stamp = s->stamp;
+            if (flags_only) {
+                s->jobs[other].out.shared = 1;
+                continue;
+            }
             if (update_rate (s, other) < 0)
                 return -1;
         }
@@ -461,6 +476,7 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     jb->remaining = jb->in.runtime;
     jb->last = s->now;
     jb->rate = 0;
+    jb->neutral = ns_interf_neutral (s->conf.model, jb->in.program);
     jb->est_end = s->now + est_runtime (jb);
     s->stats.placements++;
     s->cluster_version++;
