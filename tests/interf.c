@@ -5,6 +5,7 @@
 #include "cluster.h"
 #include "interf.h"
 #include "policy.h"
+#include "progtab.h"
 #include "tap.h"
 
 static int near (double a, double b)
@@ -60,6 +61,16 @@ int main (void)
     ok (near (ns_interf_slowdown (m, 40, LAM), 1.178), "class row used");
     ok (near (ns_interf_speedup (m, 40), 1.4), "class speedup used");
     is_int (ns_interf_class (m, 41), 41, "unclassed program is itself");
+    ns_interf_t *plain = ns_interf_create ();
+    ok (ns_interf_neutral (plain, 5), "no figures: neutral");
+    ns_interf_set_slowdown (plain, 2, 1, 1.1, NULL);
+    ok (!ns_interf_neutral (plain, 1), "slowed by someone: not neutral");
+    ok (!ns_interf_neutral (plain, 2), "slowed: not neutral");
+    ok (ns_interf_neutral (plain, 0), "other program still neutral");
+    ok (ns_interf_neutral (plain, NS_PROGRAM_UNKNOWN), "unknown: neutral");
+    ns_interf_set_defaults (plain, 1.0, 1.05, NULL);
+    ok (!ns_interf_neutral (plain, 0), "default slowdown 1.05: none neutral");
+    ns_interf_destroy (plain);
     ns_interf_t *cp = ns_interf_copy (m);
     ok (near (ns_interf_slowdown (cp, 40, LAM), 1.178), "copy keeps classes");
     ok (near (ns_interf_slowdown (cp, LSD, LAM), 1.178), "copy keeps figures");
