@@ -1,0 +1,927 @@
+/* nsctld.c - slurmctld's records as model/ state, and the answer back
+ *
+ * See nsctld.h.  The decision itself is ns_place() (model/policy.c); this
+ * file only translates:
+ *   nodes      node_record_table_ptr[i]          -> model node i, with its
+ *              effective CPUs (Slurm's allocation unit) and sockets;
+ *   jobs       running jobs' job_resrcs (CPUs held on each node) and the
+ *              program each runs (identity.h: SPANK tag, batch script,
+ *              job name)                          -> model jobs;
+ *   request    job_details (tasks, cpus per task, --exclusive, -N,
+ *              --ntasks-per-node, --nodelist) and the candidate bitmap
+ *                                                 -> ns_request_t;
+ *   answer     placement -> the candidate bitmap restricted to the chosen
+ *              nodes and, for a striped job, min_nodes, ntasks_per_node and
+ *              pn_min_cpus (design.md section 7), or "not now" -> the job
+ *              waits with the model's reason in squeue/scontrol.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "src/common/bitstring.h"
+#include "src/common/job_resources.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/pack.h"
+#include "src/common/read_config.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "identity.h"
+#include "nsconfig.h"
+#include "nsplugin.h"
+#include "policy.h"
+
+#include "jobmemo.h"
+#include "nsctld.h"
+
+/* Only slurmctld defines these; slurmd and the client commands load this
+ * plugin too (design.md section 7), so they are weak and checked. */
+#pragma weak job_list
+#pragma weak last_job_update
+#pragma weak get_job_script
+#pragma weak find_job_record
+
+/* Rebuild the model from slurmctld's records at least this often, so that
+ * anything the start/end hooks missed cannot last. */
+#define REBUILD_EVERY 120
+/* The spank_job_env variable that carries --nodeshare-program (the SPANK
+ * plugin sets it with spank_job_control_setenv in sbatch/salloc). */
+#define TAG_VAR "NODESHARE_PROGRAM"
+/* Batch scripts longer than this are identified by their first part. */
+#define SCRIPT_MAX (1024 * 1024)
+/* The reason code under which a waiting job shows nodeshare's reason:
+ * select_nodes() keeps state_desc for it (and for no other "waiting for
+ * resources" code), so squeue's %R and `scontrol show job` print it. */
+#define NS_WAIT_REASON WAIT_BLOCK_D_ACTION
+#define NS_DESC_PREFIX "nodeshare: "
+
+struct running {
+    uint32_t id;
+    time_t end;         /* expected end, refreshed before each use */
+};
+
+static struct {
+    pthread_mutex_t lock;
+    int active;                 /* in slurmctld, configuration loaded */
+    ns_config_t *cfg;
+    char path[PATH_MAX];
+    struct stat st;             /* of the last load attempt */
+    int st_ok;
+    int jobs_inited;            /* job_init seen: later ones = reconfigure */
+    int force_reload;
+
+    ns_cluster_t *cl;
+    int dirty;
+    int nnodes;
+    ns_placement_t *pl;
+    unsigned char *allowed;
+    int *nodelist;
+    ns_share_t *shares;         /* nnodes entries of scratch */
+    struct running *run;
+    int nrun, caprun;
+
+    time_t built;               /* when the model was last rebuilt */
+    ns_jobmemo_t *memo;
+    unsigned gen;
+    uint64_t last_error;        /* hash of the last internal error logged */
+} S = { .lock = PTHREAD_MUTEX_INITIALIZER, .dirty = 1 };
+
+/*
+ * Configuration
+ */
+
+static int same_file (const struct stat *a, const struct stat *b)
+{
+    return a->st_ino == b->st_ino && a->st_dev == b->st_dev
+           && a->st_size == b->st_size
+           && a->st_mtim.tv_sec == b->st_mtim.tv_sec
+           && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec
+           && a->st_ctim.tv_sec == b->st_ctim.tv_sec
+           && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+static void note_stat (void)
+{
+    S.st_ok = stat (S.path, &S.st) == 0;
+}
+
+int ns_ctld_init (void)
+{
+    ns_error_t err;
+    char desc[512];
+    int missing;
+
+    if (!running_in_slurmctld ())
+        return 0;
+    if (!(S.memo = ns_jobmemo_create ()))
+        fatal ("nodeshare: out of memory");
+    if (ns_plugin_config_path (slurm_conf.slurm_conf, S.path,
+                               sizeof (S.path)) < 0)
+        fatal ("nodeshare: path of %s next to %s is too long",
+               NS_PLUGIN_CONFIG_NAME, slurm_conf.slurm_conf);
+    note_stat ();
+    if (!(S.cfg = ns_plugin_config_load (S.path, &missing, &err)))
+        fatal ("nodeshare: %s", err.text);
+    info ("nodeshare: %s",
+          ns_plugin_config_describe (S.cfg, S.path, missing, desc,
+                                     sizeof (desc)));
+    S.active = 1;
+    S.dirty = 1;
+    return 0;
+}
+
+void ns_ctld_fini (void)
+{
+    pthread_mutex_lock (&S.lock);
+    S.active = 0;
+    ns_config_destroy (S.cfg);
+    S.cfg = NULL;
+    ns_cluster_destroy (S.cl);
+    S.cl = NULL;
+    ns_placement_destroy (S.pl);
+    S.pl = NULL;
+    ns_jobmemo_destroy (S.memo);
+    S.memo = NULL;
+    free (S.allowed);
+    free (S.nodelist);
+    free (S.shares);
+    free (S.run);
+    S.allowed = NULL;
+    S.nodelist = NULL;
+    S.shares = NULL;
+    S.run = NULL;
+    S.nnodes = S.nrun = S.caprun = 0;
+    pthread_mutex_unlock (&S.lock);
+}
+
+void ns_ctld_reconfigure (void)
+{
+    ns_error_t err;
+    char desc[512];
+    struct stat st;
+    int missing;
+
+    pthread_mutex_lock (&S.lock);
+    if (!S.active)
+        goto out;
+    int exists = stat (S.path, &st) == 0;
+    int changed = exists != S.st_ok || (exists && !same_file (&st, &S.st));
+    if (!S.force_reload && !changed)
+        goto out;
+    S.force_reload = 0;
+    note_stat ();
+    ns_config_t *cfg = ns_plugin_config_load (S.path, &missing, &err);
+    if (!cfg) {
+        error ("nodeshare: %s; the previous configuration stays in force "
+               "(%s)", err.text,
+               ns_plugin_config_describe (S.cfg, S.path, 0, desc,
+                                          sizeof (desc)));
+        goto out;
+    }
+    ns_config_destroy (S.cfg);
+    S.cfg = cfg;
+    /* Program ids and identity rules belong to the configuration. */
+    ns_jobmemo_forget_programs (S.memo);
+    S.dirty = 1;
+    info ("nodeshare: reloaded: %s",
+          ns_plugin_config_describe (S.cfg, S.path, missing, desc,
+                                     sizeof (desc)));
+out:
+    pthread_mutex_unlock (&S.lock);
+}
+
+/*
+ * Program identity
+ */
+
+static const char *spank_tag (const job_record_t *job)
+{
+    static const char *names[] = { TAG_VAR "=", "SPANK_" TAG_VAR "=" };
+    for (uint32_t i = 0; job->spank_job_env && i < job->spank_job_env_size;
+         i++) {
+        const char *e = job->spank_job_env[i];
+        for (size_t k = 0; e && k < sizeof (names) / sizeof (names[0]); k++)
+            if (!strncmp (e, names[k], strlen (names[k])))
+                return e + strlen (names[k]);
+    }
+    return NULL;
+}
+
+/* The batch script as a NUL-terminated string (malloc), or NULL. */
+static char *batch_script (const job_record_t *job)
+{
+    if (!job->batch_flag || !get_job_script)
+        return NULL;
+    buf_t *buf = get_job_script (job);
+    if (!buf)
+        return NULL;
+    size_t n = buf->size < SCRIPT_MAX ? buf->size : SCRIPT_MAX;
+    char *s = malloc (n + 1);
+    if (s) {
+        memcpy (s, buf->head, n);
+        s[n] = '\0';
+    }
+    free_buf (buf);
+    return s;
+}
+
+static void resolve_program (const job_record_t *job, ns_jobinfo_t *ji)
+{
+    char *script = batch_script (job);
+    ns_idsource_t src = ns_identity_resolve (ns_config_identity (S.cfg),
+                                             spank_tag (job), script,
+                                             job->name, ji->program,
+                                             sizeof (ji->program));
+    free (script);
+    ji->idsource = src;
+    ji->resolved = 1;
+    debug ("nodeshare: JobId=%u runs %s (from the %s)", job->job_id,
+           ji->program[0] ? ji->program : "an unknown program",
+           src == NS_ID_TAG ? "--nodeshare-program tag"
+           : src == NS_ID_SCRIPT ? "batch script"
+           : src == NS_ID_NAME ? "job name" : "nothing");
+}
+
+/* The job's program id in the configuration's table. */
+static int program_of (const job_record_t *job, ns_jobinfo_t *ji)
+{
+    if (!ji->resolved)
+        resolve_program (job, ji);
+    if (!ji->program[0])
+        return NS_PROGRAM_UNKNOWN;
+    int id = ns_progtab_intern (ns_config_progtab (S.cfg), ji->program,
+                                NULL);
+    return id < 0 ? NS_PROGRAM_UNKNOWN : id;
+}
+
+/*
+ * The cluster
+ */
+
+static int node_cpus (const node_record_t *node)
+{
+    if (!node)
+        return 0;
+    return node->cpus_efctv ? node->cpus_efctv : node->cpus;
+}
+
+static int ensure_scratch (int nn)
+{
+    if (nn == S.nnodes && S.pl)
+        return 0;
+    ns_placement_destroy (S.pl);
+    free (S.allowed);
+    free (S.nodelist);
+    free (S.shares);
+    S.pl = ns_placement_create (nn);
+    S.allowed = calloc (nn, 1);
+    S.nodelist = calloc (nn, sizeof (int));
+    S.shares = calloc (nn, sizeof (ns_share_t));
+    S.nnodes = nn;
+    if (!S.pl || !S.allowed || !S.nodelist || !S.shares) {
+        S.nnodes = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static int push_running (job_record_t *job)
+{
+    if (S.nrun == S.caprun) {
+        int cap = S.caprun ? 2 * S.caprun : 64;
+        struct running *r = realloc (S.run, cap * sizeof (*r));
+        if (!r)
+            return -1;
+        S.run = r;
+        S.caprun = cap;
+    }
+    S.run[S.nrun++] = (struct running) {
+        .id = job->job_id, .end = job->end_time,
+    };
+    return 0;
+}
+
+static void drop_running (uint32_t id)
+{
+    for (int i = 0; i < S.nrun; i++)
+        if (S.run[i].id == id) {
+            S.run[i] = S.run[--S.nrun];
+            return;
+        }
+}
+
+/* The CPUs job holds on each node, into S.shares; returns the count. */
+static int job_shares (const job_record_t *job)
+{
+    const job_resources_t *jr = job->job_resrcs;
+    int n = 0, k = 0;
+    if (!jr || !jr->node_bitmap || !jr->cpus)
+        return 0;
+    int last = bit_fls (jr->node_bitmap);
+    for (int i = bit_ffs (jr->node_bitmap); i >= 0 && i <= last; i++) {
+        if (!bit_test (jr->node_bitmap, i))
+            continue;
+        int cpus = jr->cpus[k++];
+        if (i >= S.nnodes || cpus <= 0)
+            continue;
+        int cap = ns_node_cores (S.cl, i);
+        S.shares[n].node = i;
+        S.shares[n].cores = cpus < cap ? cpus : cap;
+        n++;
+    }
+    return n;
+}
+
+/* Add a job that holds resources to the model.  0, or -1 when the model
+ * refuses it (logged; the job is then not seen as a co-tenant). */
+static int add_running (job_record_t *job)
+{
+    ns_error_t err;
+    ns_jobinfo_t *ji = ns_jobmemo_get (S.memo, job->job_id);
+    if (!ji)
+        return -1;
+    ji->gen = S.gen;
+    int n = job_shares (job);
+    if (n == 0)
+        return 0;
+    int program = program_of (job, ji);
+    ns_policy_kind_t kind = ns_config_policy (S.cfg)->kind;
+    int closes = (job->details
+                  && job->details->whole_node == WHOLE_NODE_REQUIRED)
+                 || kind == NS_POLICY_EXCLUSIVE || kind == NS_POLICY_SPREAD;
+    int flags = closes ? NS_JOB_CLOSES_NODES : 0;
+    if (ns_cluster_add_job (S.cl, job->job_id, program, S.shares, n, flags,
+                            &err) < 0
+        && (!flags || ns_cluster_add_job (S.cl, job->job_id, program,
+                                          S.shares, n, 0, &err) < 0)) {
+        verbose ("nodeshare: %pJ left out of the model: %s", job,
+                 err.text);
+        return -1;
+    }
+    return push_running (job);
+}
+
+static int rebuild (ns_error_t *err)
+{
+    int nn = node_record_count;
+    if (nn < 1)
+        return ns_error_set (err, EINVAL, "no nodes");
+    ns_cluster_destroy (S.cl);
+    S.cl = NULL;
+    S.nrun = 0;
+    if (ensure_scratch (nn) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    if (!(S.cl = ns_cluster_create (nn, 1, 1, err)))
+        return -1;
+    ns_cluster_set_tenant_hint (S.cl,
+                                ns_config_policy (S.cfg)->max_cotenants);
+    for (int i = 0; i < nn; i++) {
+        const node_record_t *node = node_record_table_ptr[i];
+        int cpus = node_cpus (node);
+        int sockets = node && node->tot_sockets ? node->tot_sockets : 1;
+        if (cpus < 1)
+            cpus = 1;   /* no such node: the candidate bitmaps exclude it */
+        if (sockets > cpus)
+            sockets = cpus;
+        if (ns_cluster_set_node (S.cl, i, cpus, sockets, err) < 0)
+            return -1;
+    }
+    S.gen++;
+    if (job_list) {
+        ListIterator it = list_iterator_create (job_list);
+        job_record_t *job;
+        while ((job = list_next (it))) {
+            ns_jobinfo_t *ji = ns_jobmemo_get (S.memo, job->job_id);
+            if (ji)
+                ji->gen = S.gen;
+            if (IS_JOB_RUNNING (job))
+                add_running (job);
+        }
+        list_iterator_destroy (it);
+        /* Jobs that left slurmctld: forget them. */
+        ns_jobmemo_sweep (S.memo, S.gen);
+    }
+    S.dirty = 0;
+    S.built = time (NULL);
+    debug ("nodeshare: model rebuilt: %d nodes, %d running jobs", nn,
+           ns_cluster_njobs (S.cl));
+    return 0;
+}
+
+/* Pending jobs that are cancelled never reach job_fini and rebuilds may
+ * be rare: forget jobs that left slurmctld once the memo clearly holds
+ * more than the jobs there are. */
+static void sweep_memo (void)
+{
+    if (!job_list
+        || ns_jobmemo_count (S.memo) <= 2 * list_count (job_list) + 1024)
+        return;
+    S.gen++;
+    ListIterator it = list_iterator_create (job_list);
+    job_record_t *job;
+    while ((job = list_next (it))) {
+        ns_jobinfo_t *ji = ns_jobmemo_find (S.memo, job->job_id);
+        if (ji)
+            ji->gen = S.gen;
+    }
+    list_iterator_destroy (it);
+    ns_jobmemo_sweep (S.memo, S.gen);
+}
+
+void ns_ctld_dirty (void)
+{
+    pthread_mutex_lock (&S.lock);
+    S.dirty = 1;
+    pthread_mutex_unlock (&S.lock);
+}
+
+void ns_ctld_job_init (void)
+{
+    pthread_mutex_lock (&S.lock);
+    S.dirty = 1;
+    if (S.jobs_inited)
+        S.force_reload = 1;   /* read_slurm_conf(): scontrol reconfigure */
+    S.jobs_inited = 1;
+    pthread_mutex_unlock (&S.lock);
+}
+
+void ns_ctld_job_begin (job_record_t *job)
+{
+    pthread_mutex_lock (&S.lock);
+    if (S.active && !S.dirty && S.cl && add_running (job) < 0)
+        S.dirty = 1;
+    pthread_mutex_unlock (&S.lock);
+}
+
+void ns_ctld_job_fini (job_record_t *job)
+{
+    pthread_mutex_lock (&S.lock);
+    if (S.active && !S.dirty && S.cl) {
+        if (ns_job_exists (S.cl, job->job_id) > 0)
+            ns_cluster_remove_job (S.cl, job->job_id, NULL);
+        drop_running (job->job_id);
+    }
+    pthread_mutex_unlock (&S.lock);
+}
+
+/*
+ * The request
+ */
+
+static int set16 (uint16_t v)
+{
+    return v != 0 && v != NO_VAL16 && v != INFINITE16;
+}
+
+/* Why the model cannot express this request (cons_tres places it as
+ * asked), or NULL. */
+static const char *beyond_model (const job_record_t *job)
+{
+    const struct job_details *d = job->details;
+    if (job->bit_flags & SPREAD_JOB)
+        return "--spread-job";
+    if (job->gres_list_req && list_count (job->gres_list_req))
+        return "generic resources";
+    if (d->overcommit)
+        return "--overcommit";
+    if (d->mc_ptr && (set16 (d->mc_ptr->ntasks_per_socket)
+                      || set16 (d->mc_ptr->ntasks_per_core)
+                      || set16 (d->mc_ptr->ntasks_per_board)))
+        return "tasks per socket, core or board";
+    if (d->core_spec != NO_VAL16 && d->core_spec)
+        return "--core-spec";
+    return NULL;
+}
+
+static void build_request (job_record_t *job, ns_jobinfo_t *ji,
+                           bitstr_t *bitmap, ns_request_t *r)
+{
+    const struct job_details *d = job->details;
+    int cpt = set16 (d->cpus_per_task) ? d->cpus_per_task : 1;
+    int ntasks = d->num_tasks && d->num_tasks != NO_VAL
+                     ? (int)d->num_tasks : 0;
+    if (ntasks < 1)
+        ntasks = (int)(d->min_cpus / cpt);
+    if (ntasks < 1)
+        ntasks = 1;
+
+    ns_request_init (r, job->job_id, program_of (job, ji), ntasks);
+    r->cpus_per_task = cpt;
+    if (d->whole_node == WHOLE_NODE_REQUIRED)
+        r->flags |= NS_REQ_WHOLE_NODES;
+    /* Without -N slurmctld leaves max_nodes 0 (no limit). */
+    if (d->max_nodes && d->max_nodes != NO_VAL)
+        r->nodes = (int)d->min_nodes;
+    if (set16 (d->ntasks_per_node))
+        r->ntasks_per_node = d->ntasks_per_node;
+    if (d->req_node_bitmap) {
+        int n = 0;
+        for (int i = 0; i < S.nnodes; i++)
+            if (bit_test (d->req_node_bitmap, i))
+                S.nodelist[n++] = i;
+        r->nodelist = S.nodelist;
+        r->nnodelist = n;
+    }
+    for (int i = 0; i < S.nnodes; i++)
+        S.allowed[i] = bit_test (bitmap, i) ? 1 : 0;
+    r->allowed = S.allowed;
+    time_t since = d->begin_time > d->submit_time ? d->begin_time
+                                                  : d->submit_time;
+    time_t now = time (NULL);
+    r->waited = since && now > since ? (int64_t)(now - since) : 0;
+}
+
+/*
+ * The answer
+ */
+
+/* Undo a split shape written on an earlier call, unless slurmctld
+ * changed the field since. */
+static void undo_shape (job_record_t *job, ns_jobinfo_t *ji)
+{
+    struct job_details *d = job->details;
+    if (!ji->applied)
+        return;
+    if (d->ntasks_per_node == ji->set_ntasks_per_node)
+        d->ntasks_per_node = ji->orig_ntasks_per_node;
+    if (d->pn_min_cpus == ji->set_pn_min_cpus)
+        d->pn_min_cpus = ji->orig_pn_min_cpus;
+    if (d->min_nodes == ji->set_min_nodes)
+        d->min_nodes = ji->orig_min_nodes;
+    ji->applied = 0;
+}
+
+/* A striped job: width nodes, tpn tasks on each (design.md section 7).
+ * slurmctld resets min_nodes between calls, so this is redone on every
+ * call. */
+static void apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
+                         int tpn, int cpt)
+{
+    struct job_details *d = job->details;
+    ji->orig_min_nodes = d->min_nodes;
+    ji->orig_max_nodes = d->max_nodes;
+    ji->orig_pn_min_cpus = d->pn_min_cpus;
+    ji->orig_ntasks_per_node = d->ntasks_per_node;
+    d->min_nodes = (uint32_t)width;
+    d->ntasks_per_node = (uint16_t)tpn;
+    if (d->pn_min_cpus < (uint32_t)(tpn * cpt))
+        d->pn_min_cpus = (uint32_t)(tpn * cpt);
+    ji->set_min_nodes = d->min_nodes;
+    ji->set_ntasks_per_node = d->ntasks_per_node;
+    ji->set_pn_min_cpus = d->pn_min_cpus;
+    ji->applied = 1;
+}
+
+static int is_ours (const job_record_t *job)
+{
+    return job->state_reason == NS_WAIT_REASON && job->state_desc
+           && !strncmp (job->state_desc, NS_DESC_PREFIX,
+                        strlen (NS_DESC_PREFIX));
+}
+
+static void touch_jobs (void)
+{
+    if (&last_job_update)
+        last_job_update = time (NULL);
+}
+
+static void clear_reason (job_record_t *job)
+{
+    if (!is_ours (job))
+        return;
+    job->state_reason = WAIT_RESOURCES;
+    xfree (job->state_desc);
+    touch_jobs ();
+}
+
+/* "job 7 (LAM, 24 cores) [twins]: waits (twin): ..." -> "waits (twin):
+ * ..." for squeue's reason column. */
+static const char *explain_tail (const char *explain)
+{
+    const char *p = strstr (explain, "]: ");
+    return p ? p + 3 : explain;
+}
+
+static void set_reason (job_record_t *job, const char *explain)
+{
+    char *desc = xstrdup_printf (NS_DESC_PREFIX "%s", explain_tail (explain));
+    if (job->state_reason == NS_WAIT_REASON && job->state_desc
+        && !strcmp (job->state_desc, desc)) {
+        xfree (desc);
+        return;
+    }
+    job->state_reason = NS_WAIT_REASON;
+    xfree (job->state_desc);
+    job->state_desc = desc;
+    touch_jobs ();
+}
+
+/* Log line once per distinct decision of a job. */
+static void log_once (ns_jobinfo_t *ji, const char *line)
+{
+    uint64_t h = ns_jobmemo_hash (line);
+    if (ji->logged == h)
+        return;
+    ji->logged = h;
+    info ("nodeshare: %s", line);
+}
+
+static void log_error_once (const job_record_t *job, const char *what)
+{
+    char *line = xstrdup_printf ("JobId=%u: %s; stock cons_tres places it",
+                                 job->job_id, what);
+    uint64_t h = ns_jobmemo_hash (line);
+    if (S.last_error != h) {
+        S.last_error = h;
+        error ("nodeshare: %s", line);
+    }
+    xfree (line);
+}
+
+static int is_striped (const ns_placement_t *pl)
+{
+    return (pl->rule == NS_RULE_STRIPE_EMPTY
+            || pl->rule == NS_RULE_STRIPE_SHARE) && pl->n > 1;
+}
+
+struct call {
+    ns_job_test_f stock;
+    job_record_t *job;
+    bitstr_t *bitmap;
+    uint32_t min_nodes, max_nodes, req_nodes;
+    uint16_t mode;
+    List cand;
+    List *preempt;
+    bitstr_t *exc;
+};
+
+static int call_stock (const struct call *c, uint32_t min, uint32_t max,
+                       uint32_t req)
+{
+    return c->stock (c->job, c->bitmap, min, max, req, c->mode, c->cand,
+                     c->preempt, c->exc);
+}
+
+/* Let cons_tres allocate on the placement's nodes, with the placement's
+ * shape.  run_now: keep the shape when it succeeds (the job starts). */
+static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
+                        const ns_request_t *r, const ns_placement_t *pl,
+                        int run_now)
+{
+    bitstr_t *mask = bit_alloc (bit_size (c->bitmap));
+    for (int i = 0; i < pl->n; i++)
+        if (pl->shares[i].node < bit_size (mask))
+            bit_set (mask, pl->shares[i].node);
+    bitstr_t *saved = bit_copy (c->bitmap);
+    bit_and (c->bitmap, mask);
+
+    uint32_t min = c->min_nodes, max = c->max_nodes, req = c->req_nodes;
+    if (is_striped (pl)) {
+        int tpn = (r->ntasks + pl->n - 1) / pl->n;
+        apply_shape (c->job, ji, pl->n, tpn, r->cpus_per_task);
+        min = max = req = (uint32_t)pl->n;
+    }
+    int rc = call_stock (c, min, max, req);
+    if (rc != SLURM_SUCCESS) {
+        bit_copybits (c->bitmap, saved);
+        undo_shape (c->job, ji);
+    }
+    else if (!run_now) {
+        undo_shape (c->job, ji);   /* a will-run test starts nothing */
+    }
+    FREE_NULL_BITMAP (saved);
+    FREE_NULL_BITMAP (mask);
+    return rc;
+}
+
+static int decide_now (const struct call *c, ns_jobinfo_t *ji,
+                       const ns_request_t *r, int *waits)
+{
+    char *names = NULL;
+    ns_placement_t *pl = S.pl;
+    int rc;
+
+    if (pl->verdict == NS_PLACED) {
+        rc = allocate_on (c, ji, r, pl, 1);
+        if (rc == SLURM_SUCCESS) {
+            names = bitmap2node_name (c->bitmap);
+            char *line = xstrdup_printf ("%s -> %s", pl->explain, names);
+            log_once (ji, line);
+            xfree (line);
+            xfree (names);
+        }
+        else {
+            char *line = xstrdup_printf (
+                "%s; cons_tres cannot allocate there now (memory, "
+                "generic resources or specialized cores), the job waits",
+                pl->explain);
+            log_once (ji, line);
+            xfree (line);
+        }
+        return rc;
+    }
+    log_once (ji, pl->explain);
+    set_reason (c->job, pl->explain);
+    *waits = 1;
+    return SLURM_ERROR;
+}
+
+static int by_end (const void *a, const void *b)
+{
+    const struct running *x = a, *y = b;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Time limits change (scontrol update): read the expected ends again.
+ * By id, not by a kept pointer: a record is only safe while looked up. */
+static void refresh_ends (void)
+{
+    if (!find_job_record)
+        return;
+    for (int i = 0; i < S.nrun; i++) {
+        job_record_t *job = find_job_record (S.run[i].id);
+        if (job)
+            S.run[i].end = job->end_time;
+    }
+}
+
+struct removed {
+    uint64_t id;
+    int program, flags, first, n;
+};
+
+/* Where will the job start?  Take running jobs out of the model in the
+ * order they end, until the policy places the job; that placement is
+ * where cons_tres is then asked for a start time, so that backfill's
+ * reservation lies on the nodes nodeshare will pick at that time.  The
+ * model is restored afterwards.  1 when a placement was found (S.pl). */
+static int decide_future (const ns_request_t *r)
+{
+    ns_error_t err;
+    int found = 0, nrem = 0, nsh = 0, capsh = 0;
+    struct removed *rem = NULL;
+    ns_share_t *sh = NULL;
+    const ns_policy_t *pol = ns_config_policy (S.cfg);
+
+    refresh_ends ();
+    qsort (S.run, S.nrun, sizeof (*S.run), by_end);
+    rem = calloc (S.nrun ? S.nrun : 1, sizeof (*rem));
+    if (!rem)
+        return 0;
+    S.pl->quiet = 1;
+    for (int k = 0; k < S.nrun && !found; k++) {
+        uint64_t id = S.run[k].id;
+        int n = ns_job_shares (S.cl, id, NULL, 0);
+        if (n <= 0)
+            continue;
+        if (nsh + n > capsh) {
+            int cap = 2 * (nsh + n);
+            ns_share_t *p = realloc (sh, cap * sizeof (*p));
+            if (!p)
+                break;
+            sh = p;
+            capsh = cap;
+        }
+        rem[nrem] = (struct removed) {
+            .id = id, .program = ns_job_program (S.cl, id),
+            .flags = ns_job_flags (S.cl, id), .first = nsh, .n = n,
+        };
+        ns_job_shares (S.cl, id, sh + nsh, n);
+        if (ns_cluster_remove_job (S.cl, id, NULL) < 0)
+            break;
+        nsh += n;
+        nrem++;
+        if (ns_place (S.cl, pol, ns_config_interf (S.cfg),
+                      ns_config_progtab (S.cfg), r, S.pl, &err) == 0
+            && S.pl->verdict == NS_PLACED)
+            found = 1;
+    }
+    S.pl->quiet = 0;
+    for (int k = nrem - 1; k >= 0; k--)
+        if (ns_cluster_add_job (S.cl, rem[k].id, rem[k].program,
+                                sh + rem[k].first, rem[k].n, rem[k].flags,
+                                NULL) < 0)
+            S.dirty = 1;    /* cannot happen; rebuild to be safe */
+    free (rem);
+    free (sh);
+    return found;
+}
+
+static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
+                            const ns_request_t *r)
+{
+    if (S.pl->verdict == NS_PLACED)
+        return allocate_on (c, ji, r, S.pl, 0);
+    if (decide_future (r))
+        return allocate_on (c, ji, r, S.pl, 0);
+    /* Not even on an emptied cluster within these nodes: let cons_tres
+     * answer for the nodes as they are. */
+    return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+}
+
+/* *waits is set when the job waits with nodeshare's reason. */
+static int decide (const struct call *c, int run_now, int *waits)
+{
+    ns_error_t err;
+    ns_request_t r;
+    job_record_t *job = c->job;
+
+    if ((S.dirty || S.nnodes != node_record_count
+         || time (NULL) - S.built > REBUILD_EVERY)
+        && rebuild (&err) < 0) {
+        S.dirty = 1;
+        log_error_once (job, err.text);
+        return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+    }
+    if (bit_size (c->bitmap) < S.nnodes
+        || (job->details->req_node_bitmap
+            && bit_size (job->details->req_node_bitmap) < S.nnodes)) {
+        log_error_once (job, "node bitmap smaller than the node table");
+        return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+    }
+    sweep_memo ();
+    ns_jobinfo_t *ji = ns_jobmemo_get (S.memo, job->job_id);
+    if (!ji) {
+        log_error_once (job, "out of memory");
+        return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+    }
+    ji->gen = S.gen;
+    undo_shape (job, ji);
+
+    const char *why = beyond_model (job);
+    if (why) {
+        if (run_now) {
+            char *line = xstrdup_printf ("JobId=%u asks for %s: cons_tres "
+                                         "places it as asked", job->job_id,
+                                         why);
+            log_once (ji, line);
+            xfree (line);
+        }
+        return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+    }
+
+    build_request (job, ji, c->bitmap, &r);
+    if (ns_place (S.cl, ns_config_policy (S.cfg), ns_config_interf (S.cfg),
+                  ns_config_progtab (S.cfg), &r, S.pl, &err) < 0) {
+        log_error_once (job, err.text);
+        return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+    }
+    if (S.pl->verdict == NS_NEVER) {
+        /* The policy's shape never fits these nodes: cons_tres decides
+         * (and says "never" itself when the job cannot run as asked). */
+        if (run_now)
+            log_once (ji, S.pl->explain);
+        return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+    }
+    return run_now ? decide_now (c, ji, &r, waits)
+                   : decide_will_run (c, ji, &r);
+}
+
+int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
+                      bitstr_t *bitmap, uint32_t min_nodes,
+                      uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
+                      List preemptee_candidates, List *preemptee_job_list,
+                      bitstr_t *exc_core_bitmap)
+{
+    struct call c = {
+        .stock = stock, .job = job_ptr, .bitmap = bitmap,
+        .min_nodes = min_nodes, .max_nodes = max_nodes,
+        .req_nodes = req_nodes, .mode = mode,
+        .cand = preemptee_candidates, .preempt = preemptee_job_list,
+        .exc = exc_core_bitmap,
+    };
+    int run_now = SELECT_IS_MODE_RUN_NOW (mode)
+                  && !(mode & SELECT_MODE_FLAGS);
+    int will_run = (mode & SELECT_MODE_BASE) == SELECT_MODE_WILL_RUN
+                   && !(mode & SELECT_MODE_FLAGS);
+
+    /* Nodeshare has no say in "could it ever run" tests, reservations,
+     * preemption and jobs without nodes. */
+    if (!S.active || !job_ptr || !job_ptr->details || !bitmap
+        || !(run_now || will_run) || (min_nodes == 0 && max_nodes == 0)
+        || (preemptee_candidates && list_count (preemptee_candidates)))
+        return call_stock (&c, min_nodes, max_nodes, req_nodes);
+
+    pthread_mutex_lock (&S.lock);
+    int waits = 0;
+    int rc = decide (&c, run_now, &waits);
+    /* A reason of ours from an earlier pass no longer holds (and left in
+     * place, select_nodes() would keep showing it). */
+    if (run_now && !waits)
+        clear_reason (job_ptr);
+    pthread_mutex_unlock (&S.lock);
+    return rc;
+}

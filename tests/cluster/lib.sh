@@ -1,0 +1,833 @@
+# tests/cluster/lib.sh - a private, real Slurm cluster on one machine (TAP)
+# shellcheck shell=dash disable=SC3043,SC2086,SC2046,SC2116,SC2181,SC2010,SC2231
+#
+# Source it from a scenario script:   . "$top_srcdir/tests/cluster/lib.sh"
+# Written in POSIX sh plus `local` (works under dash, which `make check`
+# uses, and under bash).  Every internal name starts with _ns_ / _NS_.
+#
+# The cluster: one slurmctld, NODES x `slurmd -N nsI` (Debian builds Slurm
+# with --enable-multiple-slurmd) and a private munged, all on 127.0.0.1 with
+# random free ports, all files in $NS_CLUSTER_DIR.  Nothing in /etc is read
+# or written; the machine's own Slurm/munge (if any) is not touched.
+# Daemons are stopped by the pids in their pid files, never by name.
+#
+# Cluster functions (return 0 on success, non-zero with a message on stderr):
+#   ns_cluster_can_run          0 if root and slurmctld, slurmd, munged, munge,
+#                               sbatch, srun, scontrol, squeue, sinfo exist;
+#                               else prints the reason on stdout, returns 1.
+#                               Scenario: ns_cluster_can_run >/dev/null ||
+#                                 tap_skip_all "$(ns_cluster_can_run)"
+#   ns_cluster_start NODES CORES
+#                               writes slurm.conf, starts munged, slurmctld,
+#                               slurmd ns1..nsNODES, exports SLURM_CONF and
+#                               NS_CLUSTER_DIR, waits until NODES nodes idle.
+#   ns_cluster_stop             cancels jobs, stops the daemons it started
+#                               (TERM, bounded wait, KILL); idempotent.
+#                               Removes the directory unless a TAP test
+#                               failed, a start failed, or NS_CLUSTER_KEEP=1
+#                               (then prints "# cluster files kept in DIR").
+#   ns_cluster_restart_ctld     stops slurmctld, starts it on the same state.
+#   ns_cluster_reconfigure      scontrol reconfigure (+ waits for an answer).
+#   ns_cluster_log_ctld         prints the path of the slurmctld log.
+#   ns_cluster_log_slurmd NODE  prints the path of node NODE's slurmd log
+#                               (NODE: ns2 or 2).
+#   ns_cluster_dump             prints state + log tails as "# " lines.
+#
+# Knobs, read by ns_cluster_start (environment or shell variables):
+#   NS_CLUSTER_DIR        directory to use (created; should be empty; at most
+#                         70 characters; made 0755: munged refuses a socket
+#                         dir without o+x).  Default: mktemp -d
+#                         ${NS_TMPDIR:-/tmp}/nscluster.XXXXXX, removed by
+#                         ns_cluster_stop when nothing failed.
+#   NS_SELECTTYPE         default select/cons_tres
+#   NS_SELECTTYPEPARAMS   default CR_Core
+#   NS_SCHEDPARAMS        SchedulerParameters, default batch_sched_delay=0
+#                         (Slurm's default 3 s delays every sbatch job)
+#   NS_TASKPLUGIN         default task/none
+#   NS_PROCTRACK          default proctrack/linuxproc
+#   NS_PLUGINDIR          default Slurm's plugin dir (ns_slurm_plugindir),
+#                         or $NS_CLUSTER_DIR/plugins when one of these is set:
+#   NS_PLUGINS            plugin files (.so) to add to a private PluginDir
+#                         that links all stock plugins (see ns_make_plugindir)
+#   NS_PLUGINS_EXCLUDE    stock plugin names left out of it, e.g.
+#                         select_cons_tres.so (a select plugin reusing
+#                         plugin_id 109 must be the only one with that id)
+#   NS_CGROUP_CONF        content of cgroup.conf (default CgroupPlugin=
+#                         autodetect, CgroupMountpoint=/sys/fs/cgroup)
+#   NS_PLUGSTACK          content of $NS_CLUSTER_DIR/plugstack.conf
+#                         (PlugStackConfig), e.g. "required /x/nodeshare.so"
+#   NS_SLURM_CONF_EXTRA   lines appended to slurm.conf (later keys win)
+#   NS_REALMEMORY         RealMemory per node in MB (default 8000)
+#   NS_SLURM_DEBUG        SlurmctldDebug/SlurmdDebug (default debug)
+#   NS_START_TIMEOUT      seconds to wait for idle nodes (default 30)
+#   NS_CLUSTER_KEEP=1     keep the directory even on success
+#
+# Files in $NS_CLUSTER_DIR: slurm.conf plugstack.conf munge.key munged.log
+# slurmctld.log slurmd.nsI.log state/ spool/nsI/ work/ (a cwd for jobs:
+# use `sbatch -D "$NS_CLUSTER_DIR/work"` or cd there, the default output
+# slurm-%j.out lands in the cwd).
+#
+# Job helpers:
+#   ns_wait_job_state JOBID STATE [TIMEOUT_S=30]
+#       polls until JobState=STATE (e.g. RUNNING, COMPLETED, PENDING);
+#       fails fast when the job reaches another final state; on failure
+#       prints the last state and the job record as "# " lines, returns 1.
+#   ns_job_field JOBID FIELD     one field of `scontrol show job -o`
+#                                (JobState NodeList NumNodes NumCPUs Reason
+#                                NumTasks ...); empty + status 1 if absent.
+#                                Values are cut at the first space.
+#   ns_job_nodes_cpus JOBID      "NODES CPU_IDS" lines from
+#                                `scontrol show job -d`, e.g. "ns[1-2] 0-11"
+#   ns_sbatch ARGS...            sbatch --parsable -D $NS_CLUSTER_DIR/work
+#                                ARGS, prints the job id only.  (Plain
+#                                sbatch writes slurm-N.out into the cwd,
+#                                e.g. the build tree: distcheck then fails.)
+#   ns_wait_all_idle [TIMEOUT_S=30]  until no job is pending/running and
+#                                every node is idle.
+#
+# TAP helpers (plan printed at the end):
+#   tap_ok STATUS "name"   ok when STATUS is 0:   cmd; tap_ok $? "cmd works"
+#   tap_is GOT WANT "name" string equality, prints got/want on failure
+#   tap_like GOT REGEX "name"  grep -E match
+#   tap_skip "reason" [N]  N (default 1) skipped test points
+#   tap_diag TEXT...       "# TEXT" lines
+#   tap_skip_all "reason"  prints "1..0 # SKIP reason" and exits 0
+#   tap_done               prints 1..N; exits 1 if any failed, else 0
+#
+# If the scenario dies without ns_cluster_stop (SIGKILL), a watchdog started
+# by ns_cluster_start stops the daemons within a second.
+#
+# Facts (Debian 12, Slurm 22.05.8, checked with this library):
+# - Start-up of 4 nodes takes ~1 s; the first sbatch job starts ~2 s after
+#   submission (later ones within 1 s thanks to batch_sched_delay=0);
+#   ns_cluster_stop takes ~2 s; slurmctld restart ~2 s.
+# - PluginDir: /usr/lib/x86_64-linux-gnu/slurm-wlm (Debian ships no
+#   slurm.pc, so pkg-config is only a first guess).
+# - munged runs as root without --force; it only needs the socket's
+#   directory to be o+x and the key file 0600.
+# - proctrack/linuxproc (default) and proctrack/pgid work.
+#   proctrack/cgroup and task/cgroup work on this cgroup-v1 machine only
+#   with a cgroup.conf (written by default), and their cgroups are named
+#   slurm_nsI: two clusters at a time would share them.
+# - task/affinity binds to the machine's real CPUs: with CPUs=24 on a
+#   2-CPU machine a step of more tasks than real CPUs fails ("Unable to
+#   layout tasks on given cpus") unless srun --cpu-bind=none; 2 tasks were
+#   both bound to CPU 0.  task/none (default) runs any number of ranks.
+# - mpi/pmix* log "can not load PMIx library" errors: harmless (MpiDefault
+#   is none).  The first slurmctld start logs missing state files: harmless.
+# - Several clusters can run at once (random ports, private munged).
+#
+# Typical scenario:
+#   . "$top_srcdir/tests/cluster/lib.sh"
+#   ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
+#   trap 'ns_cluster_stop' EXIT
+#   trap 'exit 1' INT TERM HUP
+#   ns_cluster_start 4 24 || { tap_ok 1 "cluster starts"; tap_done; }
+#   id=$(ns_sbatch -n 24 --wrap 'srun true')
+#   ns_wait_job_state "$id" COMPLETED 30; tap_ok $? "job completes"
+#   tap_done
+
+_ns_tap_n=0
+_ns_tap_failed=0
+_ns_start_failed=0
+_NS_DIR_OWNED=0
+_NS_NODES=0
+
+##
+# TAP
+##
+tap_diag () {
+    printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+tap_ok () {   # STATUS NAME
+    _ns_tap_n=$((_ns_tap_n + 1))
+    if [ "$1" = 0 ]; then
+        echo "ok $_ns_tap_n - $2"
+        return 0
+    fi
+    echo "not ok $_ns_tap_n - $2"
+    echo "#   status $1"
+    _ns_tap_failed=$((_ns_tap_failed + 1))
+    return 1
+}
+
+tap_is () {   # GOT WANT NAME
+    if [ "$1" = "$2" ]; then
+        tap_ok 0 "$3"
+        return 0
+    fi
+    _ns_tap_n=$((_ns_tap_n + 1))
+    echo "not ok $_ns_tap_n - $3"
+    printf '#   got:  %s\n#   want: %s\n' "$1" "$2"
+    _ns_tap_failed=$((_ns_tap_failed + 1))
+    return 1
+}
+
+tap_like () {   # GOT REGEX NAME
+    if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+        tap_ok 0 "$3"
+        return 0
+    fi
+    _ns_tap_n=$((_ns_tap_n + 1))
+    echo "not ok $_ns_tap_n - $3"
+    printf '#   got:  %s\n#   want: /%s/\n' "$1" "$2"
+    _ns_tap_failed=$((_ns_tap_failed + 1))
+    return 1
+}
+
+tap_skip () {   # REASON [COUNT]
+    local i
+    i=0
+    while [ "$i" -lt "${2:-1}" ]; do
+        _ns_tap_n=$((_ns_tap_n + 1))
+        echo "ok $_ns_tap_n # SKIP $1"
+        i=$((i + 1))
+    done
+}
+
+tap_skip_all () {   # REASON
+    echo "1..0 # SKIP $1"
+    exit 0
+}
+
+tap_done () {
+    echo "1..$_ns_tap_n"
+    if [ "$_ns_tap_failed" -gt 0 ]; then
+        echo "# $_ns_tap_failed of $_ns_tap_n failed"
+        exit 1
+    fi
+    exit 0
+}
+
+##
+# Internals
+##
+_ns_err () {
+    echo "ns_cluster: $*" >&2
+}
+
+# _ns_tail FILE [N]: last N lines of FILE as "# " lines on stderr.
+_ns_tail () {
+    if [ -f "$1" ]; then
+        echo "# --- tail of $1" >&2
+        tail -n "${2:-25}" "$1" | sed 's/^/#   /' >&2
+    else
+        echo "# --- $1: no such file" >&2
+    fi
+}
+
+# _ns_alive PIDFILE: the pid in PIDFILE is a live process.
+_ns_alive () {
+    local pid
+    [ -s "$1" ] || return 1
+    pid=$(cat "$1" 2>/dev/null)
+    [ -n "$pid" ] && _ns_pid_alive "$pid"
+}
+
+# _ns_port_used PORT: something listens on PORT (tcp/tcp6, any address).
+_ns_port_used () {
+    local hex
+    hex=$(printf '%04X' "$1")
+    cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+        awk -v p=":$hex" 'NR > 1 && substr($2, length($2) - 4) == p { f = 1 }
+                          END { exit !f }'
+}
+
+# _ns_free_port: prints a free port in 10000-31999 (below the ephemeral
+# range) not used by any listener and not yet handed out in this cluster.
+_ns_free_port () {
+    local try r
+    try=0
+    while [ $try -lt 200 ]; do
+        r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+        r=$((10000 + r % 22000))
+        case " $_ns_ports " in *" $r "*) try=$((try + 1)); continue ;; esac
+        if ! _ns_port_used "$r"; then
+            _ns_ports="$_ns_ports $r"
+            echo "$r"
+            return 0
+        fi
+        try=$((try + 1))
+    done
+    return 1
+}
+
+# ns_slurm_plugindir: Slurm's plugin directory (where select_cons_tres.so is).
+ns_slurm_plugindir () {
+    local d multiarch
+    d=$(pkg-config --variable=libdir slurm 2>/dev/null)
+    if [ -n "$d" ] && [ -f "$d/slurm/select_cons_tres.so" ]; then
+        echo "$d/slurm"; return 0
+    fi
+    multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null ||
+                gcc -print-multiarch 2>/dev/null)
+    for d in ${multiarch:+/usr/lib/$multiarch/slurm-wlm} \
+             /usr/lib/x86_64-linux-gnu/slurm-wlm /usr/lib/*/slurm-wlm \
+             /usr/lib64/slurm /usr/lib/slurm /usr/local/lib/slurm; do
+        if [ -f "$d/select_cons_tres.so" ]; then
+            echo "$d"; return 0
+        fi
+    done
+    return 1
+}
+
+# ns_make_plugindir DIR [-x NAME.so]... [FILE.so]...
+# DIR gets a symlink to every stock plugin except the -x NAMEs and the
+# names of the FILEs, plus a symlink to each FILE (absolute), so that a
+# rebuilt plugin is picked up.  For a select plugin that reports
+# cons_tres's plugin_id 109:  -x select_cons_tres.so .../select_cons_tres_nodeshare.so
+ns_make_plugindir () {
+    local dir stock skip f b
+    dir=${1:?ns_make_plugindir DIR [-x NAME.so]... [FILE.so]...}
+    shift
+    stock=$(ns_slurm_plugindir) || { _ns_err "Slurm plugin dir not found"; return 1; }
+    skip=" "
+    mkdir -p "$dir" || return 1
+    rm -f "$dir"/*.so
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            -x) skip="$skip${2##*/} "; shift 2; continue ;;
+        esac
+        [ -f "$1" ] || { _ns_err "no such plugin file: $1"; return 1; }
+        f=$(cd "$(dirname "$1")" && pwd)/${1##*/}
+        ln -sf "$f" "$dir/${1##*/}"
+        skip="$skip${1##*/} "
+        shift
+    done
+    for f in "$stock"/*.so; do
+        b=${f##*/}
+        case "$skip" in *" $b "*) continue ;; esac
+        ln -sf "$f" "$dir/$b"
+    done
+}
+
+ns_cluster_can_run () {
+    local c
+    if [ "$(id -u)" != 0 ]; then
+        echo "not root (a Slurm test cluster needs root)"
+        return 1
+    fi
+    for c in slurmctld slurmd munged munge sbatch srun scontrol squeue sinfo scancel; do
+        if ! command -v "$c" >/dev/null 2>&1 &&
+           ! [ -x "/usr/sbin/$c" ]; then
+            echo "$c not installed (Debian: slurmctld slurmd slurm-client munge)"
+            return 1
+        fi
+    done
+    if ! ns_slurm_plugindir >/dev/null; then
+        echo "Slurm plugin directory (select_cons_tres.so) not found"
+        return 1
+    fi
+    return 0
+}
+
+# Daemons are in /usr/sbin, which a non-login root PATH may lack.
+_ns_path () {
+    case ":$PATH:" in
+        *:/usr/sbin:*) ;;
+        *) PATH=$PATH:/usr/sbin:/sbin; export PATH ;;
+    esac
+}
+
+_ns_write_conf () {   # NODES CORES
+    local nodes cores d ctlport i port topo pd
+    nodes=$1 cores=$2 d=$NS_CLUSTER_DIR
+    if [ -n "${NS_PLUGINDIR:-}" ]; then
+        pd=$NS_PLUGINDIR
+    elif [ -n "${NS_PLUGINS:-}${NS_PLUGINS_EXCLUDE:-}" ]; then
+        pd=$d/plugins
+        # shellcheck disable=SC2046,SC2086
+        ns_make_plugindir "$pd" $(for x in ${NS_PLUGINS_EXCLUDE:-}; do echo -x "$x"; done) \
+            ${NS_PLUGINS:-} || return 1
+    else
+        pd=$(ns_slurm_plugindir) || { _ns_err "Slurm plugin dir not found"; return 1; }
+    fi
+    _ns_ports=""
+    ctlport=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+    topo=""
+    if [ $((cores % 2)) -eq 0 ]; then
+        topo="Sockets=2 CoresPerSocket=$((cores / 2)) ThreadsPerCore=1"
+    fi
+    printf '%s\n' "${NS_PLUGSTACK:-}" >"$d/plugstack.conf"
+    # Slurm reads cgroup.conf beside slurm.conf (only cgroup plugins use it).
+    printf '%s\n' "${NS_CGROUP_CONF:-CgroupPlugin=autodetect
+CgroupMountpoint=/sys/fs/cgroup}" >"$d/cgroup.conf"
+    {
+        cat <<EOF
+# generated by tests/cluster/lib.sh
+ClusterName=nstest
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$ctlport
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$d/munge.socket
+CredType=cred/munge
+PluginDir=$pd
+PlugStackConfig=$d/plugstack.conf
+StateSaveLocation=$d/state
+SlurmdSpoolDir=$d/spool/%n
+SlurmctldPidFile=$d/slurmctld.pid
+SlurmdPidFile=$d/slurmd.%n.pid
+SlurmctldLogFile=$d/slurmctld.log
+SlurmdLogFile=$d/slurmd.%n.log
+SlurmctldDebug=${NS_SLURM_DEBUG:-debug}
+SlurmdDebug=${NS_SLURM_DEBUG:-debug}
+SlurmdParameters=config_overrides
+SchedulerType=sched/backfill
+SchedulerParameters=${NS_SCHEDPARAMS:-batch_sched_delay=0}
+SelectType=${NS_SELECTTYPE:-select/cons_tres}
+SelectTypeParameters=${NS_SELECTTYPEPARAMS:-CR_Core}
+TaskPlugin=${NS_TASKPLUGIN:-task/none}
+ProctrackType=${NS_PROCTRACK:-proctrack/linuxproc}
+JobAcctGatherType=jobacct_gather/none
+MpiDefault=none
+SwitchType=switch/none
+ReturnToService=2
+SlurmctldTimeout=10
+SlurmdTimeout=30
+MessageTimeout=10
+InactiveLimit=0
+KillWait=5
+MinJobAge=300
+JobCompType=jobcomp/none
+MailProg=/bin/true
+AccountingStorageType=accounting_storage/none
+EOF
+        i=1
+        while [ "$i" -le "$nodes" ]; do
+            port=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+            echo "NodeName=ns$i NodeAddr=127.0.0.1 NodeHostname=localhost Port=$port CPUs=$cores $topo RealMemory=${NS_REALMEMORY:-8000} State=UNKNOWN"
+            i=$((i + 1))
+        done
+        echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO"
+        if [ -n "${NS_SLURM_CONF_EXTRA:-}" ]; then
+            echo "# NS_SLURM_CONF_EXTRA"
+            printf '%s\n' "$NS_SLURM_CONF_EXTRA"
+        fi
+    } >"$d/slurm.conf" || return 1
+}
+
+_ns_start_munged () {
+    local d
+    d=$NS_CLUSTER_DIR
+    if ! [ -s "$d/munge.key" ]; then
+        dd if=/dev/urandom bs=1 count=1024 of="$d/munge.key" 2>/dev/null ||
+            { _ns_err "cannot create $d/munge.key"; return 1; }
+    fi
+    chmod 600 "$d/munge.key"
+    munged --socket="$d/munge.socket" --key-file="$d/munge.key" \
+           --pid-file="$d/munged.pid" --log-file="$d/munged.log" \
+           --seed-file="$d/munged.seed" </dev/null >>"$d/munged.out" 2>&1
+    if [ $? -ne 0 ] || ! _ns_alive "$d/munged.pid"; then
+        _ns_err "munged did not start"
+        _ns_tail "$d/munged.out"; _ns_tail "$d/munged.log"
+        return 1
+    fi
+}
+
+# _ns_lines FILE: number of lines in FILE (0 if none).
+_ns_lines () {
+    if [ -f "$1" ]; then wc -l <"$1" | tr -d ' '; else echo 0; fi
+}
+
+# _ns_wait_pidfile PIDFILE TIMEOUT_S [LOG MARK]: until PIDFILE names a live
+# process; fails at once when LOG shows a fatal error after line MARK.
+_ns_wait_pidfile () {
+    local t
+    t=0
+    while [ "$t" -lt $(($2 * 10)) ]; do
+        _ns_alive "$1" && return 0
+        [ -n "${3:-}" ] && tail -n +"$(($4 + 1))" "$3" 2>/dev/null | grep -q 'fatal:' &&
+            return 1
+        sleep 0.1
+        t=$((t + 1))
+    done
+    return 1
+}
+
+_ns_start_ctld () {   # [extra slurmctld args]
+    local d mark
+    d=$NS_CLUSTER_DIR
+    rm -f "$d/slurmctld.pid"
+    mark=$(_ns_lines "$d/slurmctld.log")
+    (cd "$d" && slurmctld -f "$d/slurm.conf" "$@" </dev/null >>"$d/slurmctld.out" 2>&1)
+    if [ $? -ne 0 ] || ! _ns_wait_pidfile "$d/slurmctld.pid" 10 "$d/slurmctld.log" "$mark"; then
+        _ns_err "slurmctld did not start"
+        _ns_tail "$d/slurmctld.out"; _ns_tail "$d/slurmctld.log" 40
+        return 1
+    fi
+    _ns_wait_ctld "${NS_START_TIMEOUT:-30}" || {
+        _ns_err "slurmctld does not answer"
+        _ns_tail "$d/slurmctld.log" 40
+        return 1
+    }
+}
+
+# _ns_wait_ctld TIMEOUT_S: until `scontrol ping` says UP.
+_ns_wait_ctld () {
+    local t
+    t=0
+    while [ "$t" -lt $(($1 * 5)) ]; do
+        scontrol ping 2>/dev/null | grep -q 'is UP' && return 0
+        _ns_alive "$NS_CLUSTER_DIR/slurmctld.pid" || return 1
+        sleep 0.2
+        t=$((t + 1))
+    done
+    return 1
+}
+
+_ns_start_slurmd () {   # NODENAME
+    local d mark
+    d=$NS_CLUSTER_DIR
+    mkdir -p "$d/spool/$1"
+    rm -f "$d/slurmd.$1.pid"
+    mark=$(_ns_lines "$d/slurmd.$1.log")
+    (cd "$d" && slurmd -N "$1" -f "$d/slurm.conf" </dev/null >>"$d/slurmd.$1.out" 2>&1)
+    if [ $? -ne 0 ] || ! _ns_wait_pidfile "$d/slurmd.$1.pid" 10 "$d/slurmd.$1.log" "$mark"; then
+        _ns_err "slurmd $1 did not start"
+        _ns_tail "$d/slurmd.$1.out"; _ns_tail "$d/slurmd.$1.log" 40
+        return 1
+    fi
+}
+
+##
+# Cluster
+##
+ns_cluster_start () {   # NODES CORES
+    local nodes cores i t0 t
+    nodes=${1:?ns_cluster_start NODES CORES}
+    cores=${2:?ns_cluster_start NODES CORES}
+    _ns_path
+    if [ -n "${_NS_RUNNING:-}" ]; then
+        _ns_err "a cluster is already running in $NS_CLUSTER_DIR (ns_cluster_stop first)"
+        return 1
+    fi
+    t0=$(date +%s)
+    _ns_start_failed=1   # until proven otherwise: keep files for post-mortem
+    if [ -n "${NS_CLUSTER_DIR:-}" ] && [ "${_NS_DIR_OWNED}" = 0 ]; then
+        mkdir -p "$NS_CLUSTER_DIR" || return 1
+    else
+        NS_CLUSTER_DIR=$(mktemp -d "${NS_TMPDIR:-/tmp}/nscluster.XXXXXX") || return 1
+        _NS_DIR_OWNED=1
+    fi
+    NS_CLUSTER_DIR=$(cd "$NS_CLUSTER_DIR" && pwd)
+    export NS_CLUSTER_DIR
+    if [ ${#NS_CLUSTER_DIR} -gt 70 ]; then
+        # unix socket paths (munge.socket, spool/nsI/HOST_JOB.STEP) max 107
+        _ns_err "NS_CLUSTER_DIR too long for unix sockets: $NS_CLUSTER_DIR"
+        return 1
+    fi
+    chmod 755 "$NS_CLUSTER_DIR"   # munged: socket dir needs o+x
+    mkdir -p "$NS_CLUSTER_DIR/state" "$NS_CLUSTER_DIR/spool" "$NS_CLUSTER_DIR/work"
+    _NS_NODES=$nodes
+    _NS_RUNNING=1
+
+    # Forget any cluster this process may be inside of.
+    unset SLURM_JOB_ID SLURM_JOBID SLURM_STEP_ID SLURM_NODELIST SLURM_JOB_NODELIST \
+          SLURM_NTASKS SLURM_NPROCS SLURM_CPUS_ON_NODE SLURM_PARTITION 2>/dev/null
+    SLURM_CONF=$NS_CLUSTER_DIR/slurm.conf
+    export SLURM_CONF
+
+    if ! _ns_start_all "$nodes" "$cores"; then
+        # Stop what did start; the directory stays for post-mortem.
+        _ns_err "start failed; files in $NS_CLUSTER_DIR"
+        ns_cluster_stop >&2
+        return 1
+    fi
+    _ns_start_watchdog
+    t=$(date +%s)
+    echo "# cluster up: $nodes nodes x $cores cores in $((t - t0)) s, dir $NS_CLUSTER_DIR"
+    _ns_start_failed=0
+    return 0
+}
+
+# _ns_start_watchdog: a background shell that stops the daemons (by their
+# pid files) if this scenario dies without running ns_cluster_stop, e.g.
+# on SIGKILL.  Its stdio is /dev/null so that it never holds the TAP pipe.
+_ns_start_watchdog () {
+    local owner
+    owner=$$
+    (
+        trap '' INT HUP
+        while _ns_pid_alive "$owner"; do sleep 1; done
+        d=$NS_CLUSTER_DIR
+        if [ -d "$d" ]; then
+            echo "scenario $owner died: stopping the cluster in $d" >>"$d/watchdog.log"
+            _ns_stop_pidfiles "$d"/slurmd.*.pid "$d/slurmctld.pid" "$d/munged.pid"
+            p=$(_ns_stepd_pids)
+            [ -n "$p" ] && kill -KILL $p
+        fi
+    ) </dev/null >/dev/null 2>&1 &
+    echo $! >"$NS_CLUSTER_DIR/watchdog.pid"
+}
+
+_ns_start_all () {   # NODES CORES
+    local i
+    _ns_write_conf "$1" "$2" || return 1
+    _ns_start_munged || return 1
+    _ns_start_ctld -c || return 1
+    i=1
+    while [ "$i" -le "$1" ]; do
+        _ns_start_slurmd "ns$i" || return 1
+        i=$((i + 1))
+    done
+    if ! _ns_wait_idle_nodes "${NS_START_TIMEOUT:-30}"; then
+        _ns_err "nodes did not become idle within ${NS_START_TIMEOUT:-30} s"
+        ns_cluster_dump >&2
+        return 1
+    fi
+}
+
+# _ns_wait_idle_nodes TIMEOUT_S: until sinfo shows all nodes idle.
+_ns_wait_idle_nodes () {
+    local t seen
+    t=0
+    while [ "$t" -lt $(($1 * 5)) ]; do
+        seen=$(sinfo -h -o '%D %t' 2>&1)
+        [ "$seen" = "$_NS_NODES idle" ] && return 0
+        sleep 0.2
+        t=$((t + 1))
+    done
+    echo "# sinfo -h -o '%D %t' last said: $seen" >&2
+    return 1
+}
+
+ns_wait_all_idle () {   # [TIMEOUT_S]
+    local t lim jobs nodes
+    lim=${1:-30}
+    t=0
+    while [ "$t" -lt $((lim * 5)) ]; do
+        jobs=$(squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED -o '%i' 2>&1)
+        nodes=$(sinfo -h -o '%D %t' 2>&1)
+        [ -z "$jobs" ] && [ "$nodes" = "$_NS_NODES idle" ] && return 0
+        sleep 0.2
+        t=$((t + 1))
+    done
+    echo "# ns_wait_all_idle: timeout after $lim s"
+    echo "# jobs still active: $(echo $jobs)"
+    echo "# sinfo: $(echo $nodes)"
+    squeue 2>&1 | sed 's/^/#   /'
+    return 1
+}
+
+ns_cluster_dump () {
+    local f
+    echo "# cluster dir: ${NS_CLUSTER_DIR:-none}"
+    [ -n "${NS_CLUSTER_DIR:-}" ] || return 0
+    sinfo -N -o '%N %t %C %E' 2>&1 | sed 's/^/#   /'
+    squeue -o '%i %T %R %D %C %N' 2>&1 | sed 's/^/#   /'
+    for f in "$NS_CLUSTER_DIR"/munged.log "$NS_CLUSTER_DIR"/slurmctld.log \
+             "$NS_CLUSTER_DIR"/slurmd.*.log; do
+        [ -f "$f" ] && _ns_tail "$f" 15 2>&1
+    done
+}
+
+# _ns_stop_pidfiles PIDFILE...: SIGTERM to every live pid named by the
+# files at once, wait up to 10 s for all of them, then SIGKILL the rest.
+# Removes the pid files.  Only pids read from our own pid files are signalled.
+_ns_stop_pidfiles () {
+    local f pid pids t left
+    pids=""
+    for f in "$@"; do
+        [ -s "$f" ] || { rm -f "$f"; continue; }
+        pid=$(cat "$f" 2>/dev/null)
+        case "$pid" in ''|*[!0-9]*) rm -f "$f"; continue ;; esac
+        if _ns_pid_alive "$pid"; then
+            kill -TERM "$pid" 2>/dev/null
+            pids="$pids $pid"
+        fi
+    done
+    t=0
+    while [ "$t" -lt 100 ]; do
+        left=""
+        for pid in $pids; do
+            _ns_pid_alive "$pid" && left="$left $pid"
+        done
+        [ -z "$left" ] && break
+        sleep 0.1
+        t=$((t + 1))
+    done
+    if [ -n "$left" ]; then
+        echo "# pids$left ignored SIGTERM for 10 s: SIGKILL"
+        kill -KILL $left 2>/dev/null
+        sleep 0.2
+    fi
+    rm -f "$@"
+}
+
+# _ns_stepd_pids: slurmstepd processes of this cluster and all their
+# descendants (the job's tasks).  A slurmstepd is ours when its cwd (which
+# it inherits from our slurmd, started in $NS_CLUSTER_DIR) or one of its
+# open files is in $NS_CLUSTER_DIR.  Found through /proc, no ps needed.
+_ns_stepd_pids () {
+    local p exe cwd roots
+    roots=""
+    for p in /proc/[0-9]*; do
+        exe=$(readlink "$p/exe" 2>/dev/null) || continue
+        case "$exe" in */slurmstepd*) ;; *) continue ;; esac
+        cwd=$(readlink "$p/cwd" 2>/dev/null)
+        if [ "$cwd" = "$NS_CLUSTER_DIR" ] ||
+           [ "$cwd" = "$NS_CLUSTER_DIR (deleted)" ] ||
+           ls -l "$p/fd" 2>/dev/null | grep -q -- "-> $NS_CLUSTER_DIR/"; then
+            roots="$roots ${p#/proc/}"
+        fi
+    done
+    [ -n "$roots" ] || return 0
+    awk '/^Pid:/ { p = $2 } /^PPid:/ { print p, $2 }' /proc/[0-9]*/status 2>/dev/null |
+        awk -v roots="$roots" '
+            { parent[$1] = $2; pids[NR] = $1 }
+            END {
+                n = split(roots, r, " ")
+                for (i = 1; i <= n; i++) mine[r[i]] = 1
+                do {            # add children of ours until nothing changes
+                    changed = 0
+                    for (k in pids) {
+                        q = pids[k]
+                        if (!(q in mine) && (parent[q] in mine)) { mine[q] = 1; changed = 1 }
+                    }
+                } while (changed)
+                for (q in mine) print q
+            }'
+}
+
+# _ns_pid_alive PID: running (a zombie waiting for init counts as gone).
+_ns_pid_alive () {
+    kill -0 "$1" 2>/dev/null || return 1
+    case "$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null)" in
+        Z|X) return 1 ;;
+    esac
+    return 0
+}
+
+ns_cluster_stop () {
+    local d p t
+    [ -n "${NS_CLUSTER_DIR:-}" ] && [ -n "${_NS_RUNNING:-}" ] || return 0
+    d=$NS_CLUSTER_DIR
+    _ns_path
+    # Let Slurm end the jobs (and their processes) while it still can.
+    if _ns_alive "$d/slurmctld.pid"; then
+        scancel --quiet --full $(squeue -h -o %i 2>/dev/null) 2>/dev/null
+        t=0
+        while [ "$t" -lt 50 ] &&
+              [ -n "$(squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED -o %i 2>/dev/null)" ]; do
+            sleep 0.2
+            t=$((t + 1))
+        done
+    fi
+    # The watchdog first (it would race with us).
+    if [ -s "$d/watchdog.pid" ]; then
+        kill -TERM "$(cat "$d/watchdog.pid")" 2>/dev/null
+        rm -f "$d/watchdog.pid"
+    fi
+    # All daemons together: each takes 1-2 s to exit on SIGTERM, and none
+    # needs another one to shut down.
+    _ns_stop_pidfiles "$d"/slurmd.*.pid "$d/slurmctld.pid" "$d/munged.pid"
+    # Leftover slurmstepd of this cluster (started by our slurmd's).
+    p=$(_ns_stepd_pids)
+    if [ -n "$p" ]; then
+        echo "# killing leftover slurmstepd processes and their tasks:" $p
+        kill -KILL $p 2>/dev/null
+    fi
+    # cgroup plugins leave /sys/fs/cgroup/*/slurm_nsI behind; remove the
+    # empty ones (rmdir fails on a cgroup that still has tasks).
+    if grep -Eq '^(ProctrackType|TaskPlugin)=.*cgroup' "$d/slurm.conf" 2>/dev/null; then
+        t=1
+        while [ "$t" -le "$_NS_NODES" ]; do
+            for p in /sys/fs/cgroup/slurm_ns$t /sys/fs/cgroup/*/slurm_ns$t; do
+                [ -d "$p" ] && find "$p" -depth -type d -exec rmdir {} \; 2>/dev/null
+            done
+            t=$((t + 1))
+        done
+    fi
+    unset _NS_RUNNING
+    if [ "$_ns_tap_failed" -gt 0 ] || [ "$_ns_start_failed" != 0 ] ||
+       [ -n "${NS_CLUSTER_KEEP:-}" ] || [ "$_NS_DIR_OWNED" != 1 ]; then
+        echo "# cluster files kept in $d"
+    else
+        rm -rf "$d"
+        unset NS_CLUSTER_DIR
+        _NS_DIR_OWNED=0
+    fi
+    return 0
+}
+
+ns_cluster_restart_ctld () {
+    local d
+    d=$NS_CLUSTER_DIR
+    _ns_path
+    _ns_stop_pidfiles "$d/slurmctld.pid"
+    _ns_start_ctld
+}
+
+ns_cluster_reconfigure () {
+    _ns_path
+    scontrol reconfigure || { _ns_err "scontrol reconfigure failed"; return 1; }
+    _ns_wait_ctld "${NS_START_TIMEOUT:-30}" || {
+        _ns_err "slurmctld does not answer after reconfigure"
+        _ns_tail "$NS_CLUSTER_DIR/slurmctld.log" 40
+        return 1
+    }
+}
+
+ns_cluster_log_ctld () {
+    echo "$NS_CLUSTER_DIR/slurmctld.log"
+}
+
+ns_cluster_log_slurmd () {   # NODE (ns2 or 2)
+    case "$1" in
+        [0-9]*) echo "$NS_CLUSTER_DIR/slurmd.ns$1.log" ;;
+        *) echo "$NS_CLUSTER_DIR/slurmd.$1.log" ;;
+    esac
+}
+
+##
+# Jobs
+##
+ns_sbatch () {   # ARGS... -> job id
+    local out
+    out=$(sbatch --parsable -D "$NS_CLUSTER_DIR/work" "$@") || return 1
+    echo "${out%%;*}"
+}
+
+ns_job_field () {   # JOBID FIELD
+    local rec
+    rec=$(scontrol show job -o "$1" 2>/dev/null) || return 1
+    printf '%s\n' "$rec" | tr ' ' '\n' | awk -v f="$2" '
+        index($0, f "=") == 1 { print substr($0, length(f) + 2); found = 1; exit }
+        END { exit !found }'
+}
+
+ns_job_nodes_cpus () {   # JOBID
+    scontrol show job -d "$1" 2>/dev/null |
+        awk '/^ *Nodes=.* CPU_IDs=/ {
+                 n = ""; c = ""
+                 for (i = 1; i <= NF; i++) {
+                     if ($i ~ /^Nodes=/) n = substr($i, 7)
+                     if ($i ~ /^CPU_IDs=/) c = substr($i, 9)
+                 }
+                 print n, c
+             }'
+}
+
+ns_wait_job_state () {   # JOBID STATE [TIMEOUT_S]
+    local id want lim t st
+    id=$1 want=$2 lim=${3:-30}
+    t=0
+    st=""
+    while [ "$t" -lt $((lim * 5)) ]; do
+        st=$(ns_job_field "$id" JobState)
+        [ "$st" = "$want" ] && return 0
+        case "$st" in
+            COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED)
+                # final: it will not change any more
+                break ;;
+        esac
+        sleep 0.2
+        t=$((t + 1))
+    done
+    echo "# job $id: wanted JobState=$want, last seen '${st:-<none>}'"
+    scontrol show job "$id" 2>&1 | sed 's/^/#   /'
+    return 1
+}

@@ -1,0 +1,424 @@
+#!/bin/sh
+# tests/cluster/select.sh - select/cons_tres_nodeshare on a real cluster (TAP)
+#
+# Starts 4 nodes x 24 cores with SelectType=select/cons_tres_nodeshare in a
+# private PluginDir (made by nodeshare-plugindir) and checks, polling with
+# bounds and printing what it saw:
+#   striping      sbatch -n 24 jobs of two programs go 12+12 onto disjoint
+#                 empty node pairs; srun inside runs 12 ranks per node
+#   co-scheduling further jobs share a pair with a different program
+#   twins         a third job of a program waits (Reason names nodeshare)
+#                 while only its twins have room, backfills nothing onto
+#                 its reserved nodes, and starts where backfill reserved
+#   as asked      --exclusive, -N 1, --ntasks-per-node, --nodelist and
+#                 --spread-job are placed as the user asked
+#   commands      squeue, sinfo, scontrol show job
+#   restart       slurmctld restarts with running jobs; the next decision
+#                 still sees every co-tenant and its program
+#   reconfigure   a good nodeshare.json is reloaded; a broken one keeps the
+#                 old configuration and logs the error; at start-up it
+#                 stops slurmctld with that error
+#   rollback      back to select/cons_tres with a striped job running
+# The whole set runs twice: TaskPlugin=task/none and task/affinity.  With
+# the SPANK plugin built, a last cluster checks that --nodeshare-program
+# names a job's program.
+#
+# Skips when not root, when Slurm is not installed, or when the select
+# plugin was not built (configure --with-slurm-source=DIR|auto).
+# NS_SELECT_TASKPLUGINS="task/none" runs one variant only;
+# NS_SELECT_SCENARIOS="striping twins" runs some scenarios only.
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+. "$top_srcdir/tests/cluster/lib.sh"
+
+ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
+plugin=$top_builddir/select/.libs/select_cons_tres_nodeshare.so
+mkdir_tool=$top_builddir/plugin/nodeshare-plugindir
+[ -f "$plugin" ] ||
+    tap_skip_all "select plugin not built (configure --with-slurm-source=DIR|auto)"
+[ -x "$mkdir_tool" ] || tap_skip_all "$mkdir_tool not built"
+
+scratch=$(mktemp -d /tmp/nsselect.XXXXXX) || exit 1
+chmod 755 "$scratch"
+cleanup () {
+    ns_cluster_stop
+    if [ "$_ns_tap_failed" -gt 0 ] || [ -n "${NS_CLUSTER_KEEP:-}" ]; then
+        echo "# scenario files kept in $scratch"
+    else
+        rm -rf "$scratch"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# Programs: copies of sleep under the names of real codes, recognised by
+# the identity patterns of nodeshare.json.
+mkdir -p "$scratch/bin"
+for p in lmp_serial abq_std; do
+    cp /bin/sleep "$scratch/bin/$p" && chmod 755 "$scratch/bin/$p"
+done
+
+"$mkdir_tool" --quiet --plugin "$plugin" "$scratch/plugins"
+tap_ok $? "nodeshare-plugindir makes a PluginDir" || tap_done
+test -L "$scratch/plugins/select_cons_tres_nodeshare.so" &&
+    test ! -e "$scratch/plugins/select_cons_tres.so"
+tap_ok $? "  it links our plugin and leaves out select_cons_tres.so"
+
+good_config () {   # POLICY
+    cat <<EOF
+// written by tests/cluster/select.sh
+{
+  "policy": "$1",
+  "identity": {
+    "patterns": [
+      { "match": "lmp*", "program": "LAM" },
+      { "match": "abq*", "program": "ABQ" }
+    ]
+  }
+}
+EOF
+}
+
+##
+# Helpers
+##
+log () {
+    ns_cluster_log_ctld
+}
+
+# sub PROG [SBATCH ARGS]: a 10-minute job running PROG under srun.
+sub () {
+    local prog
+    prog=$1; shift
+    ns_sbatch -D "$work" -o /dev/null -t 10 "$@" \
+        --wrap "srun $scratch/bin/$prog 600"
+}
+
+# subplain PROG [SBATCH ARGS]: the same without a job step (see as_asked).
+subplain () {
+    local prog
+    prog=$1; shift
+    ns_sbatch -D "$work" -o /dev/null -t 10 "$@" \
+        --wrap "exec $scratch/bin/$prog 600"
+}
+
+nodes_of () {
+    ns_job_field "$1" NodeList
+}
+
+# cpus_per_node JOBID: "12 12" from CPU_IDs=0-5,12-17 on each node group.
+cpus_per_node () {
+    ns_job_nodes_cpus "$1" | awk '
+        function count(list,   n, i, a, r) {
+            n = 0
+            split(list, a, ",")
+            for (i in a) {
+                if (split(a[i], r, "-") == 2) n += r[2] - r[1] + 1
+                else n++
+            }
+            return n
+        }
+        { cmd = "scontrol show hostnames " $1
+          while ((cmd | getline h) > 0) printf "%s%d", (out++ ? " " : ""), count($2)
+          close(cmd) }
+        END { print "" }'
+}
+
+reason_of () {
+    squeue -h -j "$1" -o '%R' 2>/dev/null
+}
+
+# wait_until SECONDS CMD...: poll CMD every 0.2 s.
+wait_until () {
+    local lim t
+    lim=$1; shift
+    t=0
+    while [ "$t" -lt $((lim * 5)) ]; do
+        "$@" >/dev/null 2>&1 && return 0
+        sleep 0.2
+        t=$((t + 1))
+    done
+    return 1
+}
+
+reason_matches () {   # JOBID REGEX
+    reason_of "$1" | grep -Eq -- "$2"
+}
+
+log_has () {   # FIXED-STRING
+    grep -qF -- "$1" "$(log)"
+}
+
+show_queue () {
+    squeue -o '%i %j %T %D %C %N %R' 2>&1 | sed 's/^/#   /'
+}
+
+clean_slate () {
+    scancel $(squeue -h -o %i) 2>/dev/null
+    ns_wait_all_idle 30 >/dev/null
+}
+
+##
+# Scenarios
+##
+striping () {
+    a=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$a" RUNNING 20
+    tap_ok $? "[$tp] LAM job $a (-n 24) runs"
+    b=$(sub abq_std -n 24)
+    ns_wait_job_state "$b" RUNNING 20
+    tap_ok $? "[$tp] ABQ job $b (-n 24) runs"
+    show_queue
+    tap_is "$(cpus_per_node "$a")" "12 12" "[$tp]   $a is striped 12+12 ($(nodes_of "$a"))"
+    tap_is "$(cpus_per_node "$b")" "12 12" "[$tp]   $b is striped 12+12 ($(nodes_of "$b"))"
+    tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs)" "2/24" \
+        "[$tp]   scontrol show job: NumNodes=2 NumCPUs=24"
+    scontrol show job "$a" | grep -q 'NtasksPerN:B:S:C=12:'
+    tap_ok $? "[$tp]   scontrol show job: NtasksPerN 12"
+    na=$(nodes_of "$a") nb=$(nodes_of "$b")
+    test -n "$na" && test -n "$nb" &&
+        test -z "$(printf '%s\n%s\n' "$(scontrol show hostnames "$na")" \
+                       "$(scontrol show hostnames "$nb")" | sort | uniq -d)"
+    tap_ok $? "[$tp]   on disjoint empty pairs ($na, $nb)"
+    log_has "nodeshare: job $a (LAM, 24 cores) [twins]: nodes " &&
+        log_has "by stripe-empty -> $na"
+    tap_ok $? "[$tp]   slurmctld log explains: job $a ... by stripe-empty -> $na"
+    tap_is "$(grep -c "nodeshare: job $a " "$(log)")" 1 \
+        "[$tp]   one log line for that decision"
+
+    # Co-scheduling: each new job joins the pair of the other program.
+    c=$(sub abq_std -n 24)
+    ns_wait_job_state "$c" RUNNING 20
+    tap_ok $? "[$tp] ABQ job $c runs"
+    tap_is "$(nodes_of "$c")" "$na" "[$tp]   co-scheduled with LAM job $a on $na"
+    d=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$d" RUNNING 20
+    tap_ok $? "[$tp] LAM job $d runs"
+    tap_is "$(nodes_of "$d")" "$nb" "[$tp]   co-scheduled with ABQ job $b on $nb"
+    log_has "nodeshare: job $d (LAM, 24 cores) [twins]: nodes" &&
+        grep -F "nodeshare: job $d " "$(log)" | grep -q 'stripe-share, sharing 2 nodes'
+    tap_ok $? "[$tp]   log: by stripe-share, sharing 2 nodes"
+    tap_is "$(sinfo -h -o '%D %t')" "4 alloc" "[$tp]   sinfo: all 4 nodes allocated"
+    tap_is "$(squeue -h -t RUNNING -o %i | wc -l | tr -d ' ')" 4 \
+        "[$tp]   squeue: 4 jobs RUNNING"
+
+    e=$(sub lmp_serial -n 24)
+    wait_until 10 reason_matches "$e" '^\(?nodeshare: '
+    tap_ok $? "[$tp] a fifth job waits with a nodeshare reason: $(reason_of "$e")"
+    scontrol show job "$e" | grep -q 'Reason=nodeshare:_waits'
+    tap_ok $? "[$tp]   scontrol show job shows Reason=nodeshare:..."
+    clean_slate
+}
+
+twins () {
+    a=$(sub lmp_serial -n 24)
+    b=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
+    tap_ok $? "[$tp] two LAM jobs $a $b run"
+    c=$(sub lmp_serial -n 24)
+    wait_until 15 reason_matches "$c" '^\(?nodeshare: waits \(twin\)'
+    tap_ok $? "[$tp] a third LAM job waits for a non-twin pair: $(reason_of "$c")"
+    tap_is "$(ns_job_field "$c" JobState)" PENDING "[$tp]   it is PENDING"
+    # Backfill reserves the pair that frees up first for it.
+    wait_until 15 test -n "$(ns_job_field "$c" SchedNodeList)"
+    sched=$(ns_job_field "$c" SchedNodeList)
+    tap_is "$sched" "$(nodes_of "$a")" "[$tp]   backfill reserves $sched for it (where $a ends first)"
+    d=$(sub abq_std -n 24 -t 5)
+    ns_wait_job_state "$d" RUNNING 20
+    tap_ok $? "[$tp] an ABQ job $d backfills meanwhile"
+    tap_is "$(nodes_of "$d")" "$(nodes_of "$b")" \
+        "[$tp]   away from the reserved pair, next to LAM $b"
+    scancel "$a"
+    ns_wait_job_state "$c" RUNNING 20
+    tap_ok $? "[$tp] when $a ends the waiting LAM job $c starts"
+    tap_is "$(nodes_of "$c")" "$sched" "[$tp]   on the reserved pair $sched"
+    show_queue
+    clean_slate
+}
+
+# as_asked NAME WANT_NODES WANT_CPUS SBATCH ARGS...
+as_asked () {
+    local name want_n want_c j
+    name=$1 want_n=$2 want_c=$3; shift 3
+    # No srun: under task/affinity this 2-CPU machine cannot bind 24 tasks
+    # of one step on one node of 24 configured CPUs (stock cons_tres alike).
+    j=$(subplain lmp_serial "$@")
+    ns_wait_job_state "$j" RUNNING 20
+    tap_ok $? "[$tp] $name: job $j runs"
+    tap_is "$(ns_job_field "$j" NumNodes) $(cpus_per_node "$j")" "$want_n $want_c" \
+        "[$tp]   $name: $want_n node(s), CPUs per node $want_c ($(nodes_of "$j"))"
+    scancel "$j"
+    ns_wait_all_idle 30 >/dev/null
+}
+
+shapes () {
+    as_asked "--exclusive -n 24" 1 24 --exclusive -n 24
+    as_asked "-N 1 -n 24" 1 24 -N 1 -n 24
+    as_asked "--ntasks-per-node=24 -n 24" 1 24 --ntasks-per-node=24 -n 24
+    as_asked "--ntasks-per-node=6 -n 24" 4 "6 6 6 6" --ntasks-per-node=6 -n 24
+    as_asked "--nodelist=ns3 -n 12" 1 12 --nodelist=ns3 -n 12
+    j=$(subplain lmp_serial --spread-job -n 8)
+    ns_wait_job_state "$j" RUNNING 20
+    tap_is "$(ns_job_field "$j" NumNodes)" 4 \
+        "[$tp] --spread-job -n 8: cons_tres spreads it over all 4 nodes ($(cpus_per_node "$j"))"
+    scancel "$j"
+    ns_wait_all_idle 30 >/dev/null
+    log_has "asks for --spread-job: cons_tres places it as asked"
+    tap_ok $? "[$tp]   log: --spread-job is left to cons_tres"
+}
+
+srun_ranks () {
+    j=$(ns_sbatch -D "$work" -o "$work/ranks.%j" -n 24 -t 5 \
+        --wrap 'srun sh -c "echo \$SLURMD_NODENAME"')
+    ns_wait_job_state "$j" COMPLETED 30
+    tap_ok $? "[$tp] job $j (srun inside a striped job) completes"
+    tap_is "$(sort "$work/ranks.$j" | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" \
+        "12 12 " "[$tp]   srun ran 12 ranks on each of its 2 nodes"
+}
+
+restart () {
+    a=$(sub lmp_serial -n 24)
+    b=$(sub abq_std -n 24)
+    ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
+    tap_ok $? "[$tp] LAM $a and ABQ $b run"
+    ns_cluster_restart_ctld
+    tap_ok $? "[$tp] slurmctld restarts with running jobs"
+    tap_is "$(squeue -h -t RUNNING -o %i | sort -n | tr '\n' ' ')" "$a $b " \
+        "[$tp]   both still RUNNING"
+    c=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$c" RUNNING 20
+    tap_ok $? "[$tp] a new LAM job $c runs"
+    tap_is "$(nodes_of "$c")" "$(nodes_of "$b")" \
+        "[$tp]   next to ABQ $b, not next to its twin $a: the co-tenants survived"
+    grep -F "nodeshare: job $c " "$(log)" | grep -q 'stripe-share, sharing 2 nodes; refused twin 2 nodes'
+    tap_ok $? "[$tp]   log: sharing 2 nodes, refused twin 2 nodes"
+    clean_slate
+}
+
+reconfigure () {
+    good_config exclusive >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+    tap_ok $? "[$tp] scontrol reconfigure with policy exclusive"
+    wait_until 10 log_has "nodeshare: reloaded: policy exclusive"
+    tap_ok $? "[$tp]   log: nodeshare: reloaded: policy exclusive"
+    j=$(subplain lmp_serial -n 24)
+    ns_wait_job_state "$j" RUNNING 20
+    tap_is "$(ns_job_field "$j" NumNodes)" 1 "[$tp]   a -n 24 job now gets 1 whole node"
+    scancel "$j"
+    ns_wait_all_idle 30 >/dev/null
+
+    printf '{ "policy": "twins", "max_cotenants": 0 }\n' >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+    tap_ok $? "[$tp] scontrol reconfigure with a broken nodeshare.json"
+    msg="nodeshare.json: max_cotenants: expected an integer 1..64, got 0; the previous configuration stays in force (policy exclusive"
+    wait_until 10 log_has "$msg"
+    tap_ok $? "[$tp]   log: $msg"
+    j=$(subplain lmp_serial -n 24)
+    ns_wait_job_state "$j" RUNNING 20
+    tap_is "$(ns_job_field "$j" NumNodes)" 1 "[$tp]   exclusive still in force: 1 node"
+    clean_slate
+
+    ns_cluster_restart_ctld 2>/dev/null
+    tap_ok $((! $?)) "[$tp] slurmctld refuses to start with the broken file"
+    grep -q "fatal: nodeshare: .*nodeshare.json: max_cotenants: expected an integer 1..64, got 0" \
+        "$(log)"
+    tap_ok $? "[$tp]   log: fatal: nodeshare: ...nodeshare.json: max_cotenants: ..."
+    good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
+    # A fresh log: the start-up check of lib.sh fails on any "fatal:".
+    mv "$(log)" "$(log).fatal"
+    ns_cluster_restart_ctld
+    tap_ok $? "[$tp] with the file fixed slurmctld starts again"
+    j=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$j" RUNNING 20
+    tap_is "$(cpus_per_node "$j")" "12 12" "[$tp]   and stripes again"
+    clean_slate
+}
+
+# Back to the stock cons_tres with a striped job running: it keeps
+# running and its step still runs 12 ranks per node (same plugin_id, so
+# slurmctld recovers the job from its state files).
+rollback () {
+    j=$(ns_sbatch -D "$work" -o "$work/rollback.%j" -n 24 -t 5 \
+        --wrap 'sleep 6; srun sh -c "echo \$SLURMD_NODENAME"')
+    ns_wait_job_state "$j" RUNNING 20
+    tap_ok $? "[$tp] striped job $j runs before the rollback"
+    sed -e "s|^PluginDir=.*|PluginDir=$(ns_slurm_plugindir)|" \
+        -e "s|^SelectType=.*|SelectType=select/cons_tres|" \
+        "$NS_CLUSTER_DIR/slurm.conf" >"$NS_CLUSTER_DIR/slurm.conf.new" &&
+        mv "$NS_CLUSTER_DIR/slurm.conf.new" "$NS_CLUSTER_DIR/slurm.conf"
+    ns_cluster_restart_ctld
+    tap_ok $? "[$tp] slurmctld restarts with SelectType=select/cons_tres"
+    tap_is "$(ns_job_field "$j" JobState) $(cpus_per_node "$j")" "RUNNING 12 12" \
+        "[$tp]   job $j still RUNNING, 12+12"
+    k=$(subplain lmp_serial -n 24)
+    ns_wait_job_state "$k" RUNNING 20
+    tap_is "$(ns_job_field "$k" NumNodes)" 1 "[$tp]   a new -n 24 job is packed on 1 node by cons_tres"
+    ns_wait_job_state "$j" COMPLETED 30
+    tap_is "$(sort "$work/rollback.$j" | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" \
+        "12 12 " "[$tp]   its step ran 12 ranks on each node after the rollback"
+    clean_slate
+}
+
+run_all () {   # TASKPLUGIN
+    tp=$1
+    NS_TASKPLUGIN=$tp
+    NS_CLUSTER_DIR=$scratch/cluster-$(echo "$tp" | tr / -)
+    NS_PLUGINDIR=$scratch/plugins
+    NS_SELECTTYPE=select/cons_tres_nodeshare
+    NS_SLURM_CONF_EXTRA="SchedulerParameters=batch_sched_delay=0,bf_interval=1,bf_resolution=60"
+    NS_SLURM_DEBUG=verbose
+    export NS_TASKPLUGIN NS_CLUSTER_DIR NS_PLUGINDIR NS_SELECTTYPE \
+           NS_SLURM_CONF_EXTRA NS_SLURM_DEBUG
+    mkdir -p "$NS_CLUSTER_DIR"
+    good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_start 4 24
+    tap_ok $? "[$tp] cluster of 4 x 24 cores with select/cons_tres_nodeshare starts" ||
+        return 1
+    work=$NS_CLUSTER_DIR/work
+    log_has "nodeshare: policy twins, stripe_width 2, max_cotenants 2"
+    tap_ok $? "[$tp]   log: the configuration next to slurm.conf is read"
+    tap_is "$(sinfo -h -o '%D %t %c')" "4 idle 24" "[$tp]   sinfo works: 4 idle nodes of 24"
+    for s in ${NS_SELECT_SCENARIOS:-striping twins shapes srun_ranks restart reconfigure rollback}; do
+        case $tp:$s in
+            *:tag) [ -n "${NS_PLUGSTACK:-}" ] && $s ;;   # needs the SPANK plugin
+            *) $s ;;
+        esac
+    done
+    ns_cluster_stop
+}
+
+# The SPANK tag beats the batch script: a job that runs lmp_serial but is
+# tagged --nodeshare-program=ABQ counts as ABQ (design.md section 4).
+tag () {
+    a=$(sub lmp_serial -n 24)
+    b=$(sub abq_std -n 24)
+    ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
+    tap_ok $? "[$tp] LAM $a and ABQ $b run"
+    c=$(sub lmp_serial -n 24 --nodeshare-program=ABQ)
+    tap_like "$c" '^[0-9]+$' "[$tp] sbatch knows --nodeshare-program (SPANK plugin loaded)" ||
+        return 1
+    ns_wait_job_state "$c" RUNNING 20
+    tap_ok $? "[$tp] lmp_serial job $c tagged --nodeshare-program=ABQ runs"
+    tap_is "$(nodes_of "$c")" "$(nodes_of "$a")" \
+        "[$tp]   as ABQ: next to LAM $a, not next to ABQ $b"
+    grep -qF "nodeshare: job $c (ABQ, 24 cores)" "$(log)"
+    tap_ok $? "[$tp]   log: job $c (ABQ, 24 cores)"
+    clean_slate
+}
+
+for tp in ${NS_SELECT_TASKPLUGINS:-task/none task/affinity}; do
+    run_all "$tp"
+done
+spank=$top_builddir/spank/.libs/nodeshare.so
+case " ${NS_SELECT_SCENARIOS:-tag} " in *" tag "*) want_tag=1 ;; *) want_tag=0 ;; esac
+if [ "$want_tag" = 1 ]; then
+    if [ -f "$spank" ]; then
+        NS_PLUGSTACK="optional $spank"
+        export NS_PLUGSTACK
+        NS_SELECT_SCENARIOS=tag run_all task/none
+    else
+        tap_skip "SPANK plugin not built: --nodeshare-program not tested"
+    fi
+fi
+tap_done
