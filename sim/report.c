@@ -288,6 +288,17 @@ static void axis_y (FILE *f, const struct panel *p, double vmax,
     }
 }
 
+/* A dashed line at value ref (1.0: "as good as exclusive"). */
+static void ref_line (FILE *f, const struct panel *p, double ref, double vmax)
+{
+    if (ref <= 0 || ref > vmax)
+        return;
+    double y = p->y + p->h - p->h * ref / vmax;
+    fprintf (f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+             "stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n", p->x, y,
+             p->x + p->w, y);
+}
+
 typedef double (*getter_f) (const ns_metrics_t *m);
 
 static double get_ratio (const ns_metrics_t *m)
@@ -336,12 +347,7 @@ static void bars (FILE *f, const struct panel *p, const ns_metrics_t *m,
         svg_text (f, x + slot * 0.35, p->y + p->h + 16, "middle", 11,
                   "normal", label);
     }
-    if (ref > 0 && ref <= vmax) {
-        double y = p->y + p->h - p->h * ref / vmax;
-        fprintf (f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                 "stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n", p->x, y,
-                 p->x + p->w, y);
-    }
+    ref_line (f, p, ref, vmax);
 }
 
 /* Closed experiments: one group of bars per load, one colour per policy. */
@@ -391,12 +397,7 @@ static void grouped_bars (FILE *f, const struct panel *p,
         svg_text (f, p->x + group * (l + 0.5), p->y + p->h + 16, "middle",
                   11, "normal", label);
     }
-    if (ref > 0 && ref <= vmax) {
-        double y = p->y + p->h - p->h * ref / vmax;
-        fprintf (f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                 "stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n", p->x, y,
-                 p->x + p->w, y);
-    }
+    ref_line (f, p, ref, vmax);
 }
 
 static void policy_legend (FILE *f, double x, double y, const ns_metrics_t *m,
