@@ -207,13 +207,20 @@ int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
                              node, cores, sockets);
     if (c->nodes[node].ntenants > 0)
         return ns_error_set (err, EBUSY, "node %d has running jobs", node);
-    c->total_cores += cores - c->nodes[node].cores;
+    int old = c->nodes[node].cores;
+    c->total_cores += cores - old;
     c->nodes[node].cores = cores;
     c->nodes[node].sockets = sockets;
-    c->max_cores = 0;
-    for (int i = 0; i < c->nnodes; i++)
-        if (c->nodes[i].cores > c->max_cores)
-            c->max_cores = c->nodes[i].cores;
+    if (cores > c->max_cores)
+        c->max_cores = cores;
+    else if (old == c->max_cores && cores < old) {
+        /* the largest node shrank: look again (rare; setting up a
+         * cluster node by node stays linear) */
+        c->max_cores = 0;
+        for (int i = 0; i < c->nnodes; i++)
+            if (c->nodes[i].cores > c->max_cores)
+                c->max_cores = c->nodes[i].cores;
+    }
     int levels = levels_for (c->max_cores);
     if (levels != c->nlevels) {
         c->nlevels = levels;
@@ -277,17 +284,17 @@ static void slot_delete (ns_cluster_t *c, int s)
     }
 }
 
-static int tenant_add (struct node *n, uint64_t id, int program, int cores)
+/* Room for one more tenant. */
+static int tenant_reserve (struct node *n)
 {
-    if (n->ntenants == n->cap) {
-        int cap = n->cap ? n->cap * 2 : 2;
-        struct tenant *t = realloc (n->t, sizeof (*t) * cap);
-        if (!t)
-            return -1;
-        n->t = t;
-        n->cap = cap;
-    }
-    n->t[n->ntenants++] = (struct tenant){ id, program, cores };
+    if (n->ntenants < n->cap)
+        return 0;
+    int cap = n->cap ? n->cap * 2 : 2;
+    struct tenant *t = realloc (n->t, sizeof (*t) * cap);
+    if (!t)
+        return -1;
+    n->t = t;
+    n->cap = cap;
     return 0;
 }
 
@@ -350,17 +357,9 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
     if (2 * (c->njobs + 1) > c->nslots && rehash (c, c->nslots * 2) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     /* Reserve every tenant slot first so a failure changes nothing. */
-    for (int i = 0; i < nshares; i++) {
-        struct node *nd = &c->nodes[shares[i].node];
-        if (nd->ntenants == nd->cap) {
-            int cap = nd->cap ? nd->cap * 2 : 2;
-            struct tenant *t = realloc (nd->t, sizeof (*t) * cap);
-            if (!t)
-                return ns_error_set (err, ENOMEM, "out of memory");
-            nd->t = t;
-            nd->cap = cap;
-        }
-    }
+    for (int i = 0; i < nshares; i++)
+        if (tenant_reserve (&c->nodes[shares[i].node]) < 0)
+            return ns_error_set (err, ENOMEM, "out of memory");
     int j = c->njobs;
     struct job *jb = &c->jobs[j];
     jb->nshares = nshares;
@@ -375,7 +374,8 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
 
     for (int i = 0; i < nshares; i++) {
         struct node *nd = &c->nodes[shares[i].node];
-        (void)tenant_add (nd, id, program, shares[i].cores); /* reserved */
+        nd->t[nd->ntenants++] = (struct tenant){ id, program,
+                                                 shares[i].cores };
         nd->used += shares[i].cores;
         c->used_cores += shares[i].cores;
         if (flags & NS_JOB_CLOSES_NODES)

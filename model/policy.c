@@ -159,7 +159,7 @@ enum refusal {
     REF_PAIRING,   /* same / keep:P rule */
     REF_SLOWDOWN,  /* min-slowdown limit */
     REF_COTENANTS, /* holds max_cotenants jobs */
-    REF_FULL,      /* "busy": too few free cores, held whole, not allowed */
+    REF_BUSY,      /* "busy": too few free cores, held whole, not allowed */
     REF_COUNT
 };
 
@@ -236,7 +236,7 @@ static void take_empty (struct decide *d)
              n >= 0 && n < to && d->found < d->width;
              n = ns_cluster_next_empty (d->c, n + 1)) {
             if (!allowed (d, n) || ns_node_cores (d->c, n) < d->slot)
-                refuse (d, REF_FULL, n);
+                refuse (d, REF_BUSY, n);
             else
                 take (d, n, 0.0);
         }
@@ -310,7 +310,7 @@ static void consider_shared (struct decide *d, int base, int n)
 {
     const ns_cluster_t *c = d->c;
     if (!allowed (d, n) || ns_node_free_cores (c, n) < d->slot) {
-        refuse (d, REF_FULL, n);
+        refuse (d, REF_BUSY, n);
         return;
     }
     if (ns_node_ntenants (c, n) >= d->pol->max_cotenants) {
@@ -339,10 +339,10 @@ static void count_closed_busy (struct decide *d)
 {
     const ns_cluster_t *c = d->c;
     int nn = ns_cluster_nnodes (c);
-    for (int n = 0; n < nn && d->nrefused[REF_FULL] < REF_SHOW; n++)
+    for (int n = 0; n < nn && d->nrefused[REF_BUSY] < REF_SHOW; n++)
         if (!ns_node_is_empty (c, n)
             && ns_cluster_next_open (c, n, d->slot) != n)
-            refuse (d, REF_FULL, n);
+            refuse (d, REF_BUSY, n);
 }
 
 /* Co-schedule: admissible nodes among the open ones (see cluster.h), in
@@ -374,9 +374,9 @@ static void take_shared (struct decide *d)
     }
     if (!d->pl->quiet) {
         int busy = nn - ns_cluster_nempty (c) - visited;
-        int before = d->nrefused[REF_FULL];
+        int before = d->nrefused[REF_BUSY];
         count_closed_busy (d);
-        d->nrefused[REF_FULL] = before + busy;
+        d->nrefused[REF_BUSY] = before + busy;
     }
 }
 
@@ -394,7 +394,7 @@ static void take_shared_slow (struct decide *d)
         if (!d->score && d->found == d->width)
             return;
         if (ns_node_is_closed (c, n)) {
-            refuse (d, REF_FULL, n);
+            refuse (d, REF_BUSY, n);
             continue;
         }
         consider_shared (d, base, n);
@@ -566,7 +566,7 @@ static void take_listed (struct decide *d)
         if (!allowed (d, n) || ns_node_is_closed (d->c, n)
             || ns_node_free_cores (d->c, n) < d->slot
             || (d->closes && !ns_node_is_empty (d->c, n)))
-            refuse (d, REF_FULL, n);
+            refuse (d, REF_BUSY, n);
         else if (!ns_node_is_empty (d->c, n)
                  && ns_node_ntenants (d->c, n) >= d->pol->max_cotenants)
             refuse (d, REF_COTENANTS, n);
@@ -593,7 +593,7 @@ static void choose (struct decide *d)
 static ns_verdict_t shortfall_verdict (const struct decide *d)
 {
     int missing = d->width - d->found;
-    for (int why = 0; why < REF_FULL; why++)
+    for (int why = 0; why < REF_BUSY; why++)
         if (d->nrefused[why] >= missing)
             return (ns_verdict_t)(NS_WAIT_TWIN + why);
     return NS_WAIT_RESOURCES;

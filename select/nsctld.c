@@ -688,8 +688,13 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
 
     uint32_t min = c->min_nodes, max = c->max_nodes, req = c->req_nodes;
     if (is_striped (pl)) {
-        int tpn = (r->ntasks + pl->n - 1) / pl->n;
-        apply_shape (c->job, ji, pl->n, tpn, r->cpus_per_task);
+        /* The model's fullest node sets the tasks per node. */
+        int most = 0;
+        for (int i = 0; i < pl->n; i++)
+            if (pl->shares[i].cores > most)
+                most = pl->shares[i].cores;
+        apply_shape (c->job, ji, pl->n, most / r->cpus_per_task,
+                     r->cpus_per_task);
         min = max = req = (uint32_t)pl->n;
     }
     int rc = call_stock (c, min, max, req);

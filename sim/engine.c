@@ -68,8 +68,9 @@ struct ns_sim {
     int nheap, heapcap;
     uint64_t seq;
 
-    int *queue;         /* FCFS order; live part is [qstart, qend) */
-    int qstart, qend, qcap;
+    int *queue;         /* FCFS order, sized like jobs; live part is
+                           [qstart, qend) */
+    int qstart, qend;
 
     int *byest;         /* running jobs sorted by (est_end, index) */
     int nbyest, byestcap;
@@ -251,7 +252,6 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
         }
         s->jobs = j;
         s->jobcap = cap;
-        s->qcap = cap;
     }
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
@@ -855,13 +855,7 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
 
 static void enqueue (ns_sim_t *s, int j)
 {
-    /* Compact when the dead prefix is as large as the live part. */
-    if (s->qstart > 0 && s->qend == s->qcap) {
-        memmove (s->queue, &s->queue[s->qstart],
-                 sizeof (int) * (s->qend - s->qstart));
-        s->qend -= s->qstart;
-        s->qstart = 0;
-    }
+    /* Every job is queued once, so qend <= njobs <= the queue's size. */
     s->queue[s->qend++] = j;
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)

@@ -381,7 +381,7 @@ static int keep_job (struct run *r, const ns_tjob_t *j)
 
 static int load_trace (struct run *r)
 {
-    ns_error_t err;
+    ns_error_t err = { "" };
     ns_trace_t *t = ns_trace_open (r->o.trace, r->o.format,
                                    r->o.strict ? NS_TRACE_STRICT : 0, &err);
     if (!t)
@@ -569,15 +569,8 @@ static int run_trace_policy (struct run *r, int k)
     int rc = ns_sim_run (sim, -1, &err);
     if (rc < 0)
         die ("%s: %s", r->names[k], err.text);
-    else {
-        /* the timeline span is only known after the run */
-        const ns_simstats_t *st = ns_sim_stats (sim);
-        if (st->last_end > last) {
-            /* rescale: rerun cheaply is not possible; clamp the span */
-            tl.t1 = last;
-        }
+    else
         rc = finish_run (r, sim, k, -1, 0, &tl, t0);
-    }
     ns_sim_destroy (sim);
     return rc;
 }
@@ -588,6 +581,7 @@ struct closed {
     struct run *r;
     uint64_t rng;
     double horizon;
+    uint64_t next_id;
 };
 
 static int draw_program (struct closed *cl)
@@ -615,9 +609,8 @@ static int closed_submit (ns_sim_t *sim, struct closed *cl, int program,
                           double when)
 {
     ns_error_t err;
-    static uint64_t id;
     ns_simjob_t j = {
-        .id = ++id,
+        .id = ++cl->next_id,
         .submit = when,
         .runtime = ns_interf_runtime (cl->r->model, program),
         .req_time = -1,
@@ -643,7 +636,11 @@ static int run_closed_policy (struct run *r, int k, double load)
     ns_sim_t *sim = new_sim (r, k);
     if (!sim)
         return -1;
-    struct closed cl = { r, r->o.seed * 2654435761ULL + 7, r->o.horizon };
+    struct closed cl = {
+        .r = r,
+        .rng = r->o.seed * 2654435761ULL + 7,
+        .horizon = r->o.horizon,
+    };
     int population = (int)lround (load * r->o.nodes);
     if (population < 1)
         population = 1;

@@ -112,19 +112,32 @@ void ns_timeline_init (ns_timeline_t *tl, double t0, double t1,
     memset (tl, 0, sizeof (*tl));
     tl->t0 = t0;
     tl->t1 = t1 > t0 ? t1 : t0 + 1;
+    tl->last = t0;
     tl->total_cores = total_cores;
+}
+
+/* Merge buckets pairwise into the first half; the span doubles. */
+static void timeline_fold (ns_timeline_t *tl)
+{
+    for (int k = 0; k < NS_TIMELINE_BUCKETS / 2; k++)
+        tl->busy[k] = tl->busy[2 * k] + tl->busy[2 * k + 1];
+    for (int k = NS_TIMELINE_BUCKETS / 2; k < NS_TIMELINE_BUCKETS; k++)
+        tl->busy[k] = 0;
+    tl->t1 = tl->t0 + 2 * (tl->t1 - tl->t0);
 }
 
 void ns_timeline_hook (double a, double b, int64_t used, void *arg)
 {
     ns_timeline_t *tl = arg;
-    double width = (tl->t1 - tl->t0) / NS_TIMELINE_BUCKETS;
-    if (b <= tl->t0 || a >= tl->t1 || used == 0)
+    if (b <= tl->t0 || used == 0)
         return;
     if (a < tl->t0)
         a = tl->t0;
-    if (b > tl->t1)
-        b = tl->t1;
+    while (b > tl->t1)
+        timeline_fold (tl);
+    if (b > tl->last)
+        tl->last = b;
+    double width = (tl->t1 - tl->t0) / NS_TIMELINE_BUCKETS;
     int k0 = (int)((a - tl->t0) / width);
     for (int k = k0; k < NS_TIMELINE_BUCKETS; k++) {
         double lo = tl->t0 + k * width, hi = lo + width;
@@ -141,6 +154,7 @@ void ns_timeline_finish (const ns_timeline_t *tl, ns_metrics_t *m)
     double width = (tl->t1 - tl->t0) / NS_TIMELINE_BUCKETS;
     m->t0 = tl->t0;
     m->t1 = tl->t1;
+    m->t_end = tl->last;
     for (int k = 0; k < NS_TIMELINE_BUCKETS; k++)
         m->timeline[k] = tl->busy[k] / (tl->total_cores * width);
 }
@@ -316,9 +330,10 @@ static double get_bsld (const ns_metrics_t *m)
     return m->mean_bsld;
 }
 
-static void bars (FILE *f, const struct panel *p, const ns_metrics_t *m,
-                  int n, getter_f get, const char *title, int decimals,
-                  double ref)
+/* Title and value axis of a bar panel; returns the axis maximum. */
+static double panel_head (FILE *f, const struct panel *p,
+                          const ns_metrics_t *m, int n, getter_f get,
+                          const char *title, int decimals)
 {
     double vmax = 0;
     for (int i = 0; i < n; i++)
@@ -327,6 +342,37 @@ static void bars (FILE *f, const struct panel *p, const ns_metrics_t *m,
     vmax = nice_max (vmax);
     svg_text (f, p->x + p->w / 2, p->y - 12, "middle", 14, "bold", title);
     axis_y (f, p, vmax, decimals);
+    return vmax;
+}
+
+#define MAX_GROUPS 64
+
+/* Index of name in names[0..*n), appended if new (up to MAX_GROUPS). */
+static int policy_slot (const char **names, int *n, const char *name)
+{
+    int k;
+    for (k = 0; k < *n && strcmp (names[k], name) != 0; k++)
+        ;
+    if (k == *n && *n < MAX_GROUPS)
+        names[(*n)++] = name;
+    return k;
+}
+
+static int load_slot (double *loads, int *n, double load)
+{
+    int k;
+    for (k = 0; k < *n && loads[k] != load; k++)
+        ;
+    if (k == *n && *n < MAX_GROUPS)
+        loads[(*n)++] = load;
+    return k;
+}
+
+static void bars (FILE *f, const struct panel *p, const ns_metrics_t *m,
+                  int n, getter_f get, const char *title, int decimals,
+                  double ref)
+{
+    double vmax = panel_head (f, p, m, n, get, title, decimals);
     double slot = p->w / (n ? n : 1);
     for (int i = 0; i < n; i++) {
         double v = get (&m[i]), bh = p->h * v / vmax;
@@ -355,35 +401,19 @@ static void grouped_bars (FILE *f, const struct panel *p,
                           const ns_metrics_t *m, int n, getter_f get,
                           const char *title, int decimals, double ref)
 {
-    double loads[64];
-    const char *pols[64];
+    double loads[MAX_GROUPS];
+    const char *pols[MAX_GROUPS];
     int nl = 0, np = 0;
     for (int i = 0; i < n; i++) {
-        int k;
-        for (k = 0; k < nl && loads[k] != m[i].load; k++)
-            ;
-        if (k == nl && nl < 64)
-            loads[nl++] = m[i].load;
-        for (k = 0; k < np && strcmp (pols[k], m[i].policy) != 0; k++)
-            ;
-        if (k == np && np < 64)
-            pols[np++] = m[i].policy;
+        load_slot (loads, &nl, m[i].load);
+        policy_slot (pols, &np, m[i].policy);
     }
-    double vmax = 0;
-    for (int i = 0; i < n; i++)
-        if (get (&m[i]) > vmax)
-            vmax = get (&m[i]);
-    vmax = nice_max (vmax);
-    svg_text (f, p->x + p->w / 2, p->y - 12, "middle", 14, "bold", title);
-    axis_y (f, p, vmax, decimals);
+    double vmax = panel_head (f, p, m, n, get, title, decimals);
     double group = p->w / (nl ? nl : 1);
     double bar = group * 0.8 / (np ? np : 1);
     for (int i = 0; i < n; i++) {
-        int l, q;
-        for (l = 0; l < nl && loads[l] != m[i].load; l++)
-            ;
-        for (q = 0; q < np && strcmp (pols[q], m[i].policy) != 0; q++)
-            ;
+        int l = load_slot (loads, &nl, m[i].load);
+        int q = policy_slot (pols, &np, m[i].policy);
         double v = get (&m[i]), bh = p->h * v / vmax;
         double x = p->x + group * l + group * 0.1 + bar * q;
         fprintf (f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
@@ -403,21 +433,18 @@ static void grouped_bars (FILE *f, const struct panel *p,
 static void policy_legend (FILE *f, double x, double y, const ns_metrics_t *m,
                            int n)
 {
-    const char *seen[64];
+    const char *seen[MAX_GROUPS];
     int ns = 0;
-    for (int i = 0; i < n && ns < 64; i++) {
-        int k;
-        for (k = 0; k < ns && strcmp (seen[k], m[i].policy) != 0; k++)
-            ;
-        if (k < ns)
-            continue;
-        seen[ns] = m[i].policy;
-        double lx = x + (ns % 7) * 140, ly = y + (ns / 7) * 18;
+    for (int i = 0; i < n; i++) {
+        int before = ns;
+        int k = policy_slot (seen, &ns, m[i].policy);
+        if (ns == before)
+            continue;   /* seen before (or no room) */
+        double lx = x + (k % 7) * 140, ly = y + (k / 7) * 18;
         fprintf (f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" "
                  "height=\"10\" fill=\"%s\"/>\n", lx, ly - 9,
-                 palette[ns % 10]);
+                 palette[k % 10]);
         svg_text (f, lx + 16, ly, "start", 12, "normal", m[i].policy);
-        ns++;
     }
 }
 
@@ -427,13 +454,21 @@ static void timeline (FILE *f, const struct panel *p, const ns_metrics_t *m,
     svg_text (f, p->x + p->w / 2, p->y - 12, "middle", 14, "bold",
               "Utilisation over time (share of cores in use)");
     axis_y (f, p, 1.0, 2);
+    /* One time axis for all policies: they end at different times. */
+    double span = 1;
+    for (int i = 0; i < n; i++)
+        if (m[i].t_end - m[i].t0 > span)
+            span = m[i].t_end - m[i].t0;
     for (int i = 0; i < n; i++) {
         fprintf (f, "<polyline fill=\"none\" stroke=\"%s\" "
                  "stroke-width=\"1.5\" points=\"", palette[i % 10]);
+        double width = (m[i].t1 - m[i].t0) / NS_TIMELINE_BUCKETS;
         for (int k = 0; k < NS_TIMELINE_BUCKETS; k++) {
+            if (k * width >= m[i].t_end - m[i].t0)
+                break;
             double v = m[i].timeline[k] > 1 ? 1 : m[i].timeline[k];
-            fprintf (f, "%.1f,%.1f ", p->x + p->w * (k + 0.5)
-                     / NS_TIMELINE_BUCKETS, p->y + p->h - p->h * v);
+            fprintf (f, "%.1f,%.1f ", p->x + p->w * (k + 0.5) * width / span,
+                     p->y + p->h - p->h * v);
         }
         fprintf (f, "\"/>\n");
         double lx = p->x + 10 + (i % 4) * (p->w / 4);
@@ -442,10 +477,9 @@ static void timeline (FILE *f, const struct panel *p, const ns_metrics_t *m,
                  "fill=\"%s\"/>\n", lx, ly - 4, palette[i % 10]);
         svg_text (f, lx + 16, ly, "start", 11, "normal", m[i].policy);
     }
-    char span[64];
-    snprintf (span, sizeof (span), "%.1f h simulated",
-              n ? (m[0].t1 - m[0].t0) / 3600.0 : 0.0);
-    svg_text (f, p->x + p->w, p->y + p->h + 56, "end", 11, "normal", span);
+    char label[64];
+    snprintf (label, sizeof (label), "%.1f h simulated", span / 3600.0);
+    svg_text (f, p->x + p->w, p->y + p->h + 56, "end", 11, "normal", label);
 }
 
 int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title)

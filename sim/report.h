@@ -37,8 +37,9 @@ typedef struct {
     int64_t over_limit;
     int64_t max_cotenants;
     double wall_s;           /* time the replay took */
-    /* utilisation over time: share of cores used per bucket */
-    double t0, t1;
+    /* utilisation over time: share of cores used per bucket of
+     * (t1 - t0) / NS_TIMELINE_BUCKETS; t_end: when the last core freed */
+    double t0, t1, t_end;
     double timeline[NS_TIMELINE_BUCKETS];
 } ns_metrics_t;
 
@@ -53,8 +54,12 @@ void ns_metrics_ratios (ns_metrics_t *m, int n);
 
 /* Timeline accumulation: pass ns_timeline_hook and a ns_timeline_t to
  * ns_sim_set_usage_hook before the run. */
+/* The span is a first guess; when usage runs past it, the buckets merge
+ * pairwise and the span doubles, so the whole run is covered whatever its
+ * length, in fixed memory. */
 typedef struct {
     double t0, t1;          /* span covered by the buckets */
+    double last;            /* end of the last interval with cores used */
     double total_cores;
     double busy[NS_TIMELINE_BUCKETS]; /* core-seconds per bucket */
 } ns_timeline_t;

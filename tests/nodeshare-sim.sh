@@ -92,6 +92,17 @@ expect "help" 0 "Usage: nodeshare-sim" --help
 expect "no trace: closed experiment, says so" 0 \
     "No trace given: running the closed experiment" --horizon 50000
 
+# The built-in study figures are those of examples/abq-lam-lsd.json.
+a=$("$sim" -q --closed 1,0.5 --horizon 200000 2>&1)
+b=$("$sim" -q --closed 1,0.5 --horizon 200000 \
+    --config "$top_srcdir/examples/abq-lam-lsd.json" 2>&1)
+if [ -n "$a" ] && [ "$a" = "$b" ]; then
+    pass "built-in configuration equals examples/abq-lam-lsd.json"
+else
+    fail "built-in configuration differs from examples/abq-lam-lsd.json"
+    printf '%s\n%s\n' "$a" "$b" | sed 's/^/#   /'
+fi
+
 # Outputs.
 "$sim" -q -p twins,mixed --json "$tmp/out.json" --csv "$tmp/out.csv" \
     --svg "$tmp/out.svg" "$tmp/good.swf" >/dev/null 2>&1
