@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_place - time placement decisions on large, half-full clusters
  *
  * Builds a cluster of N nodes x 24 cores, fills it to 50% of its cores with

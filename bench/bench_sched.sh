@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/bench_sched.sh - what select/cons_tres_nodeshare costs slurmctld
 #
 # Usage: bench_sched.sh BUILDDIR

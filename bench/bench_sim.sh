@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench_sim.sh - replay the full RICC-2010-2 trace (447,794 jobs, 1024 nodes
 # x 8 cores) under each policy and print "name value unit" lines: jobs per
 # second of replay, and the peak memory of the process.  Also the KTH

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_spank - what the SPANK plugin costs per task
  *
  * Runs the plugin's own per-step path (spank/pin.c, the code slurmstepd

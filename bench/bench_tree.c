@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_tree - time placing one rank in the space-bounded cache tree
  *
  * A 256-core node with 32 L3 domains of 8 cores in 4 packages.  Another

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cachetree.c - space-bounded cache tree (design.md section 6)
  *
  * Nodes live in one array in preorder; nodes[0] is the machine.  Each

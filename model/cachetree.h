@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cachetree.h - space-bounded cache tree inside a node (design.md sec. 6)
  *
  * The tree mirrors a node's memory hierarchy as hwloc reports it,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cluster.c - nodes, running jobs and the queries placement needs
  *
  * Jobs live in a dense array (swap-remove) indexed by an open-addressing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cluster.h - the state a placement policy looks at
  *
  * Nodes (cores, sockets) indexed 0..nnodes-1 and the running jobs with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* config.c - nodeshare.json, read strictly
  *
  * json-c builds the tree (its default, non-strict tokener accepts C and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* identity.c - which program a job runs (design.md section 4)
  *
  * ns_identity_script_exe() reads a batch script as far as a shell would to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* identity.h - which program a job runs (design.md section 4)
  *
  * The twin rule needs a program name for every job without users changing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* interf.c - speedups and pairwise slowdowns (design.md section 3)
  *
  * Dense n x n matrix over progtab ids, grown on demand; NaN marks "not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* interf.h - interference model (design.md section 3)
  *
  * Two numbers per program and one per ordered pair:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ledger.c - the node-local occupancy ledger (see ledger.h)
  *
  * The region is a fixed header and an array of fixed-size records.  There

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ledger.h - the node-local occupancy ledger (design.md section 6)
  *
  * Every job step on a node places its ranks in a cache tree built over

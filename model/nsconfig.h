@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nsconfig.h - nodeshare.json, the one configuration file
  *
  * Read with json-c (C and C++ style comments allowed).  Every key is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nserror.c - caller-supplied error text */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nserror.h - caller-supplied error text for model/ functions
  *
  * Every model/ function that can fail returns -1 or NULL, sets errno, and,

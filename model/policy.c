@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy.c - placement policies (design.md section 2)
  *
  * A decision has three steps:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy.h - placement policies (design.md section 2)
  *
  * One call, ns_place(): given the cluster state, a policy and a job request,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* progtab.c - program names interned as dense ids
  *
  * Open-addressing hash (FNV-1a) over an append-only name array: lookups are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* progtab.h - program names interned as small integer ids
  *
  * The twin rule, the pairing rules and the interference model all compare

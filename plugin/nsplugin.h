@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nsplugin.h - what the select and SPANK plugins share on the Slurm side
  *
  * Finding and loading nodeshare.json next to slurm.conf, and the text of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # slurm-source.sh - obtain a configured Slurm source tree matching the
 # installed Slurm, for building the select plugin (design.md section 7).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobmemo.c - per-job memory of the select plugin (see jobmemo.h) */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobmemo.h - what the select plugin remembers about each Slurm job
  *
  * slurmctld asks the select plugin about the same pending job many times

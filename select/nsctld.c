@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nsctld.c - slurmctld's records as model/ state, and the answer back
  *
  * See nsctld.h.  The decision itself is ns_place() (model/policy.c); this

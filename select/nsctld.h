@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nsctld.h - slurmctld's records as model/ state, and the answer back
  *
  * The select plugin (select_cons_tres_nodeshare.c) delegates everything to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* select_cons_tres_nodeshare.c - the select plugin: cons_tres, plus nodeshare
  *
  * SelectType=select/cons_tres_nodeshare.  The plugin loads the stock

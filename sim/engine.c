@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine.c - discrete-event replay (see engine.h)
  *
  * One binary heap holds every future event (ends before submits at the

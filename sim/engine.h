@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine.h - discrete-event replay of jobs through model/'s placement
  *
  * Events: submit, end, and rate change (a co-tenant arrives or leaves, so

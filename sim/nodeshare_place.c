@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nodeshare-place - show what a policy decides for a sequence of jobs
  *
  *   nodeshare-place [--config FILE] [--policy NAME] [--nodes N] [--cores C]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nodeshare-sim - replay a job trace under every placement policy
  *
  * main () parses options and calls into sim/ and model/; see

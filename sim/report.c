@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.c - metrics and the table, CSV and SVG reports
  *
  * The SVG is written by hand: a few <rect>, <polyline> and <text>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.h - per-policy metrics and the reports of nodeshare-sim
  *
  * Metrics (design.md section 5): jobs completed, makespan, utilisation,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.c - streaming readers for SWF 2.2 and sacct --parsable2 traces
  *
  * Layout: a line reader over zlib (plain files pass through gzread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.h - streaming readers for job traces (SWF 2.2 and sacct dumps)
  *
  * A trace is read one job at a time and is never held in memory, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ledgerfile.c - the node's ledger as a shared, locked file */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ledgerfile.h - the node's ledger as a shared, locked file
  *
  * model/ledger.c keeps the ledger's records in a memory region; this is

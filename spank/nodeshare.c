@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nodeshare.c - SPANK plugin: pin ranks with the space-bounded cache tree
  *
  * Thin glue between Slurm and spank/pin.c (which calls model/): options

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nodeshare-tree - place tasks in a node's space-bounded cache tree
  *
  * What the SPANK plugin would do with ranks of given footprints on a given

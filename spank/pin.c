@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pin.c - what the SPANK plugin does for one job step on one node */
 #define _GNU_SOURCE
 #include <ctype.h>

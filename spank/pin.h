@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pin.h - what the SPANK plugin does for one job step on one node
  *
  * Kept apart from the Slurm glue (nodeshare.c) so that the benchmark and

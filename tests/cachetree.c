@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cachetree.t - the space-bounded cache tree (design.md section 6)
  *
  * Scenarios are tables of steps on synthetic topologies with cache sizes:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cluster.t - cluster state: add/remove, queries, invariants */
 #include <errno.h>
 #include <stdlib.h>

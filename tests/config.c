@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* config.c - nodeshare.json: defaults, the shipped examples, bad files
  *
  * Every tests/configs/bad/NAME.json must fail with exactly the message in

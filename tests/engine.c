@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine.t - golden schedules worked out by hand
  *
  * Unless said otherwise: policy exclusive on nodes of 1 core, so a job of

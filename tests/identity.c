@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* identity.t - program identity: batch scripts, patterns, resolution */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* interf.t - interference model lookups and job progress rates */
 #include <errno.h>
 #include <math.h>

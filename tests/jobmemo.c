@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobmemo.c - the select plugin's per-job memory (select/jobmemo.h) */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nodeshare-sim.sh - the simulator as a user meets it (TAP): bad inputs get
 # one precise message and an exit status that says whether results were
 # produced (0 yes, 1 no, 2 bad usage); outputs are well-formed.

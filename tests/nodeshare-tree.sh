@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nodeshare-tree.sh - golden outputs of the nodeshare-tree command (TAP)
 #
 # Each case runs nodeshare-tree from tests/ (so file names in the output do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nsplugin.c - nodeshare.json next to slurm.conf (plugin/nsplugin.h) */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy.t - exact placements for every policy on small clusters
  *
  * Programs: ABQ = 0, LAM = 1, LSD = 2 with the study's slowdowns

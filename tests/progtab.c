@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* progtab.t - program name interning */
 #include <errno.h>
 #include <stdio.h>

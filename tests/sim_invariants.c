@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim_invariants.t - replay the real traces under every policy and check
  * what must hold whatever the policy: every usable job completes exactly
  * once (or is reported as never fitting, when larger than the machine),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tap.h - minimal Test Anything Protocol for automake's tap-driver.sh
  *
  *   plan_no_plan (); ok (cond, "name %d", i); is_int (got, want, "name");

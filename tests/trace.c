@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.c - tests for the SWF and sacct trace readers (sim/trace.h)
  *
  * Hand-written fixtures live in tests/traces/; everything a repository

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/lib.sh - a private, real Slurm cluster on one machine (TAP)
 # shellcheck shell=dash disable=SC3043,SC2086,SC2046,SC2116,SC2181,SC2010,SC2231
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/select.sh - select/cons_tres_nodeshare on a real cluster (TAP)
 #
 # Starts 4 nodes x 24 cores with SelectType=select/cons_tres_nodeshare in a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/smoke.sh - a real Slurm cluster on this machine works (TAP)
 #
 # Starts 4 nodes x 24 cores (stock select/cons_tres) with tests/cluster/lib.sh,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/spank.sh - the SPANK plugin nodeshare.so in a real Slurm
 # cluster (TAP)
 #
