@@ -19,6 +19,7 @@ struct tenant {
     uint64_t job;
     int program;
     int cores;
+    int flags;          /* the job's NS_JOB_* */
 };
 
 struct node {
@@ -26,6 +27,7 @@ struct node {
     int sockets;
     int used;           /* sum of tenants' cores */
     int closed;         /* tenants holding NS_JOB_CLOSES_NODES */
+    int npacked;        /* tenants added with NS_JOB_PACKED */
     int ntenants;
     int cap;
     struct tenant *t;
@@ -65,8 +67,11 @@ struct ns_cluster {
     uint64_t *open[NS_OPEN_LEVELS]; /* open[k] bit i: node i has tenants,
                                        is not held whole, and has at least
                                        2^k free cores */
+    uint64_t *avail;    /* bit i set: node i is not held whole and has a
+                           free core (where stock packing may go) */
     int nlevels;
-    int tenant_hint;    /* nodes with this many tenants are not open */
+    int tenant_hint;    /* nodes with this many governed tenants are not
+                           open */
     unsigned *mark;     /* node -> markgen when seen (duplicate check) */
     unsigned markgen;
     int nwords;
@@ -98,15 +103,25 @@ static int levels_for (int cores)
 
 static int node_free_for_open (const ns_cluster_t *c, const struct node *nd)
 {
-    if (nd->ntenants == 0 || nd->closed || nd->ntenants >= c->tenant_hint)
+    if (nd->ntenants == 0 || nd->closed
+        || nd->ntenants - nd->npacked >= c->tenant_hint)
         return 0;
     return nd->cores - nd->used;
+}
+
+static int node_avail (const struct node *nd)
+{
+    return !nd->closed && nd->used < nd->cores;
 }
 
 static void update_open (ns_cluster_t *c, int n)
 {
     int free = node_free_for_open (c, &c->nodes[n]);
     uint64_t bit = 1ULL << (n & 63);
+    if (node_avail (&c->nodes[n]))
+        c->avail[n >> 6] |= bit;
+    else
+        c->avail[n >> 6] &= ~bit;
     for (int k = 0; k < c->nlevels; k++) {
         if (free >= (1 << k))
             c->open[k][n >> 6] |= bit;
@@ -149,6 +164,7 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     c->nwords = (nnodes + 63) / 64;
     c->nodes = calloc (nnodes, sizeof (*c->nodes));
     c->empty = calloc (c->nwords, sizeof (uint64_t));
+    c->avail = calloc (c->nwords, sizeof (uint64_t));
     c->mark = calloc (nnodes, sizeof (unsigned));
     c->nlevels = levels_for (cores);
     c->tenant_hint = 1 << 30;
@@ -157,13 +173,14 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
             goto nomem;
     c->nslots = 1024;
     c->slots = malloc (sizeof (int) * c->nslots);
-    if (!c->nodes || !c->empty || !c->mark || !c->slots)
+    if (!c->nodes || !c->empty || !c->avail || !c->mark || !c->slots)
         goto nomem;
     memset (c->slots, 0xff, sizeof (int) * c->nslots);
     for (int i = 0; i < nnodes; i++) {
         c->nodes[i].cores = cores;
         c->nodes[i].sockets = sockets;
         set_empty (c, i, 1);
+        c->avail[i >> 6] |= 1ULL << (i & 63);
     }
     c->max_cores = cores;
     c->total_cores = (int64_t)cores * nnodes;
@@ -184,6 +201,7 @@ void ns_cluster_destroy (ns_cluster_t *c)
         free_shares (&c->jobs[j]);
     free (c->nodes);
     free (c->empty);
+    free (c->avail);
     free (c->mark);
     for (int k = 0; k < NS_OPEN_LEVELS; k++)
         free (c->open[k]);
@@ -376,11 +394,13 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
     for (int i = 0; i < nshares; i++) {
         struct node *nd = &c->nodes[shares[i].node];
         nd->t[nd->ntenants++] = (struct tenant){ id, program,
-                                                 shares[i].cores };
+                                                 shares[i].cores, flags };
         nd->used += shares[i].cores;
         c->used_cores += shares[i].cores;
         if (flags & NS_JOB_CLOSES_NODES)
             nd->closed++;
+        if (flags & NS_JOB_PACKED)
+            nd->npacked++;
         set_empty (c, shares[i].node, 0);
         update_open (c, shares[i].node);
     }
@@ -415,6 +435,8 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
         c->used_cores -= jb->shares[i].cores;
         if (jb->flags & NS_JOB_CLOSES_NODES)
             nd->closed--;
+        if (jb->flags & NS_JOB_PACKED)
+            nd->npacked--;
         if (nd->ntenants == 0)
             set_empty (c, n, 1);
         update_open (c, n);
@@ -496,6 +518,12 @@ int ns_node_ntenants (const ns_cluster_t *c, int node)
     return valid_node (c, node) ? c->nodes[node].ntenants : 0;
 }
 
+int ns_node_ngoverned (const ns_cluster_t *c, int node)
+{
+    return valid_node (c, node)
+               ? c->nodes[node].ntenants - c->nodes[node].npacked : 0;
+}
+
 int ns_node_is_empty (const ns_cluster_t *c, int node)
 {
     return valid_node (c, node) && c->nodes[node].ntenants == 0;
@@ -531,6 +559,12 @@ int ns_node_tenant_cores (const ns_cluster_t *c, int node, int i)
     return t ? t->cores : 0;
 }
 
+int ns_node_tenant_flags (const ns_cluster_t *c, int node, int i)
+{
+    const struct tenant *t = tenant (c, node, i);
+    return t ? t->flags : 0;
+}
+
 int ns_node_runs_program (const ns_cluster_t *c, int node, int program)
 {
     if (!valid_node (c, node) || program == NS_PROGRAM_UNKNOWN)
@@ -542,21 +576,31 @@ int ns_node_runs_program (const ns_cluster_t *c, int node, int program)
     return 0;
 }
 
-int ns_cluster_next_empty (const ns_cluster_t *c, int from)
+static int next_bit (const ns_cluster_t *c, const uint64_t *bits, int from)
 {
     if (!c || from >= c->nnodes)
         return -1;
     if (from < 0)
         from = 0;
     int w = from >> 6;
-    uint64_t word = c->empty[w] & (~0ULL << (from & 63));
+    uint64_t word = bits[w] & (~0ULL << (from & 63));
     for (;;) {
         if (word)
             return (w << 6) + __builtin_ctzll (word);
         if (++w >= c->nwords)
             return -1;
-        word = c->empty[w];
+        word = bits[w];
     }
+}
+
+int ns_cluster_next_empty (const ns_cluster_t *c, int from)
+{
+    return c ? next_bit (c, c->empty, from) : -1;
+}
+
+int ns_cluster_next_avail (const ns_cluster_t *c, int from)
+{
+    return c ? next_bit (c, c->avail, from) : -1;
 }
 
 /* Scan the level whose threshold 2^k is the largest not above mincores:
@@ -652,15 +696,23 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
     *tenants_total = 0;
     for (int n = 0; n < c->nnodes; n++) {
         const struct node *nd = &c->nodes[n];
-        int sum = 0, closed = 0;
+        int sum = 0, closed = 0, packed = 0;
         for (int i = 0; i < nd->ntenants; i++) {
             const struct job *j = find_job (c, nd->t[i].job);
             if (!j)
                 return ns_error_set (err, EPROTO,
                                      "node %d: tenant job %llu not in table",
                                      n, (unsigned long long)nd->t[i].job);
+            if (j->flags != nd->t[i].flags)
+                return ns_error_set (err, EPROTO,
+                                     "node %d: tenant job %llu flags %d, "
+                                     "job has %d", n,
+                                     (unsigned long long)nd->t[i].job,
+                                     nd->t[i].flags, j->flags);
             if (j->flags & NS_JOB_CLOSES_NODES)
                 closed++;
+            if (j->flags & NS_JOB_PACKED)
+                packed++;
             sum += nd->t[i].cores;
         }
         if (sum != nd->used)
@@ -673,6 +725,13 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
         if (closed != nd->closed)
             return ns_error_set (err, EPROTO, "node %d: closed %d, expected %d",
                                  n, nd->closed, closed);
+        if (packed != nd->npacked)
+            return ns_error_set (err, EPROTO, "node %d: packed %d, expected %d",
+                                 n, nd->npacked, packed);
+        int abit = (c->avail[n >> 6] >> (n & 63)) & 1;
+        if (abit != node_avail (nd))
+            return ns_error_set (err, EPROTO, "node %d: avail bit %d wrong", n,
+                                 abit);
         if (closed && nd->ntenants != 1)
             return ns_error_set (err, EPROTO,
                                  "node %d: held whole but has %d tenants", n,

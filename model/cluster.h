@@ -25,6 +25,11 @@ typedef struct ns_cluster ns_cluster_t;
 enum {
     NS_JOB_CLOSES_NODES = 1, /* no co-tenant may join this job's nodes */
     NS_JOB_STRIPED = 2,      /* placed striped: gets spread_speedup */
+    NS_JOB_PACKED = 4,       /* placed as stock Slurm packs it (small job,
+                                no predicted gain, pack policy, fallback,
+                                explicit shape): invisible to the co-tenant
+                                limit and the pairing rules (design.md
+                                section 2) */
 };
 
 /* One node of an allocation. */
@@ -62,27 +67,35 @@ int ns_node_cores (const ns_cluster_t *c, int node);
 int ns_node_sockets (const ns_cluster_t *c, int node);
 int ns_node_free_cores (const ns_cluster_t *c, int node);
 int ns_node_ntenants (const ns_cluster_t *c, int node);
+/* Tenants not added with NS_JOB_PACKED: those the co-tenant limit and
+ * the pairing rules count. */
+int ns_node_ngoverned (const ns_cluster_t *c, int node);
 int ns_node_is_empty (const ns_cluster_t *c, int node);
 int ns_node_is_closed (const ns_cluster_t *c, int node);
 /* Tenant i (0 <= i < ntenants) of node: job id, program, cores held. */
 uint64_t ns_node_tenant_job (const ns_cluster_t *c, int node, int i);
 int ns_node_tenant_program (const ns_cluster_t *c, int node, int i);
 int ns_node_tenant_cores (const ns_cluster_t *c, int node, int i);
+int ns_node_tenant_flags (const ns_cluster_t *c, int node, int i);
 /* Does program run on node?  (NS_PROGRAM_UNKNOWN never does.) */
 int ns_node_runs_program (const ns_cluster_t *c, int node, int program);
 
 /* First empty node with index >= from, or -1. */
 int ns_cluster_next_empty (const ns_cluster_t *c, int from);
 int ns_cluster_nempty (const ns_cluster_t *c);
-/* Hint: no node will ever take a job once it holds k jobs (the policy's
- * max_cotenants).  Such nodes then drop out of the open bitmaps, so
+/* First node with index >= from that is not held whole and has at least
+ * one free core, or -1 (word scan: where stock packing may go). */
+int ns_cluster_next_avail (const ns_cluster_t *c, int from);
+/* Hint: no node will ever take a governed job once it holds k governed
+ * jobs (the policy's max_cotenants; jobs added with NS_JOB_PACKED do not
+ * count).  Such nodes then drop out of the open bitmaps, so
  * ns_cluster_next_open skips them.  Default: no limit.  Only allowed
  * while no job runs. */
 int ns_cluster_set_tenant_hint (ns_cluster_t *c, int k);
 int ns_cluster_tenant_hint (const ns_cluster_t *c);
 
 /* First "open" node with index >= from, or -1: it has tenants, none holds
- * it whole, fewer jobs than the tenant hint, and at least mincores free
+ * it whole, fewer governed jobs than the tenant hint, and at least mincores free
  * cores.  Only open nodes can
  * take a co-tenant, so co-scheduling scans these alone (bitmaps by powers
  * of two of free cores keep the scan short on a full cluster). */

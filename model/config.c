@@ -481,7 +481,7 @@ static int read_object (struct reader *r, json_object *obj,
  */
 
 #define POLICY_NAMES \
-    "one of exclusive, spread, mixed, twins, same, keep:PROGRAM, min-slowdown"
+    "one of pack, exclusive, spread, mixed, twins, same, keep:PROGRAM, min-slowdown"
 
 static int read_policy (struct reader *r, json_object *v)
 {
@@ -531,6 +531,23 @@ static int read_fallback_after (struct reader *r, json_object *v)
     return get_integer (r, v, -1, INT64_MAX,
                         "an integer >= 0 (seconds) or -1 (never)",
                         &r->cfg->policy.fallback_after);
+}
+
+static int read_small_job_cores (struct reader *r, json_object *v)
+{
+    int64_t i;
+    if (get_integer (r, v, -1, 1000000,
+                     "an integer 0..1000000 (cores) or -1 (half a node)",
+                     &i) < 0)
+        return -1;
+    r->cfg->policy.small_job_cores = (int)i;
+    return 0;
+}
+
+static int read_stripe_margin (struct reader *r, json_object *v)
+{
+    return get_number (r, v, 0.0, 10.0, "a number 0..10",
+                       &r->cfg->policy.stripe_margin);
 }
 
 static int read_seed (struct reader *r, json_object *v)
@@ -826,6 +843,8 @@ static const struct key top_keys[] = {
     { "max_slowdown", read_max_slowdown },
     { "fallback_after", read_fallback_after },
     { "seed", read_seed },
+    { "small_job_cores", read_small_job_cores },
+    { "stripe_margin", read_stripe_margin },
     { "default_speedup", read_default_speedup },
     { "default_slowdown", read_default_slowdown },
     { "identity", read_identity },

@@ -291,6 +291,18 @@ double ns_interf_node_slowdown (const ns_interf_t *m, int p,
     return s;
 }
 
+double ns_interf_partial_slowdown (const ns_interf_t *m, int p, int q,
+                                   int cores_q, int node_cores)
+{
+    double s = ns_interf_slowdown (m, p, q);
+    if (node_cores < 1 || cores_q < 1)
+        return 1.0;
+    double f = 2.0 * (double)cores_q / (double)node_cores;
+    if (f > 2.0)
+        f = 2.0;
+    return 1.0 + (s - 1.0) * f;
+}
+
 double ns_interf_mutual (const ns_interf_t *m, int p, int q)
 {
     double a = ns_interf_slowdown (m, p, q);

@@ -58,6 +58,15 @@ int ns_interf_neutral (const ns_interf_t *m, int p);
 double ns_interf_node_slowdown (const ns_interf_t *m, int p,
                                 const int *cotenants, int n);
 
+/* Partial co-tenancy (design.md section 3): slowdown[p][q] was measured
+ * with q holding half of the node (C/2 of its C cores).  A co-tenant
+ * holding c cores contributes 1 + (slowdown[p][q] - 1) * f with
+ * f = 2c / C (at most 2, a co-tenant on the whole node): a one-core
+ * neighbour on a 24-core node has 1/12 of the measured effect.  Several
+ * co-tenants multiply.  1.0 for c or C below 1. */
+double ns_interf_partial_slowdown (const ns_interf_t *m, int p, int q,
+                                   int cores_q, int node_cores);
+
 /* Predicted mutual slowdown of putting p next to q: the larger of
  * slowdown[p][q] and slowdown[q][p] (min-slowdown's pairing score). */
 double ns_interf_mutual (const ns_interf_t *m, int p, int q);

@@ -11,13 +11,16 @@
  * A key given twice in one object: the last one counts (json-c).
  * Keys (all optional):
  *
- *   policy            string   exclusive|spread|mixed|twins|same|keep:P|
- *                              min-slowdown                 (twins)
+ *   policy            string   pack|exclusive|spread|mixed|twins|same|
+ *                              keep:P|min-slowdown          (twins)
  *   stripe_width      integer  1..16, width multiplier      (2)
  *   max_cotenants     integer  1..64, jobs per node         (2)
  *   max_slowdown      number   1.0..100, min-slowdown limit (1.15)
- *   fallback_after    integer  seconds >= 0, or -1 = never  (-1)
+ *   fallback_after    integer  seconds >= 0, or -1 = never  (0)
  *   seed              integer  >= 0, 0 = lowest index first (0)
+ *   small_job_cores   integer  0..1000000, or -1 = half the largest
+ *                              node                          (-1)
+ *   stripe_margin     number   0..10                         (0.02)
  *   default_speedup   number   0.01..100                    (1.0)
  *   default_slowdown  number   0.01..100                    (1.0)
  *   programs          object   NAME -> { spread_speedup: number 0.01..100,

@@ -27,6 +27,7 @@ static const char *kind_names[NS_POLICY_COUNT] = {
     [NS_POLICY_SAME] = "same",
     [NS_POLICY_KEEP] = "keep",
     [NS_POLICY_MIN_SLOWDOWN] = "min-slowdown",
+    [NS_POLICY_PACK] = "pack",
 };
 
 void ns_policy_default (ns_policy_t *p)
@@ -37,8 +38,10 @@ void ns_policy_default (ns_policy_t *p)
         .stripe_width = 2,
         .max_cotenants = 2,
         .max_slowdown = 1.15,
-        .fallback_after = -1,
+        .fallback_after = 0,
         .seed = 0,
+        .small_job_cores = -1,
+        .stripe_margin = 0.02,
     };
 }
 
@@ -77,8 +80,9 @@ int ns_policy_parse (ns_policy_t *p, const char *name, ns_progtab_t *progs,
         }
     }
     return ns_error_set (err, EINVAL,
-                         "unknown policy '%s' (expected exclusive, spread, "
-                         "mixed, twins, same, keep:PROGRAM or min-slowdown)",
+                         "unknown policy '%s' (expected pack, exclusive, "
+                         "spread, mixed, twins, same, keep:PROGRAM or "
+                         "min-slowdown)",
                          name);
 }
 
@@ -124,6 +128,20 @@ const char *ns_rule_name (ns_rule_t r)
     case NS_RULE_STRIPE_SHARE: return "stripe-share";
     case NS_RULE_AS_ASKED: return "as-asked";
     case NS_RULE_FALLBACK: return "fallback";
+    case NS_RULE_PACK: return "pack";
+    }
+    return "?";
+}
+
+const char *ns_pack_why_name (ns_pack_why_t w)
+{
+    switch (w) {
+    case NS_PACK_NONE: return "";
+    case NS_PACK_POLICY: return "stock Slurm";
+    case NS_PACK_SMALL: return "small job";
+    case NS_PACK_ONE_TASK: return "one task";
+    case NS_PACK_NO_GAIN: return "no predicted gain";
+    case NS_PACK_AS_ASKED: return "as asked";
     }
     return "?";
 }
@@ -138,7 +156,10 @@ ns_placement_t *ns_placement_create (int cap)
     if (!pl)
         return NULL;
     pl->shares = calloc (cap, sizeof (*pl->shares));
-    if (!pl->shares) {
+    pl->scratch = calloc ((size_t)cap * 3, sizeof (int));
+    if (!pl->shares || !pl->scratch) {
+        free (pl->shares);
+        free (pl->scratch);
         free (pl);
         return NULL;
     }
@@ -150,6 +171,7 @@ void ns_placement_destroy (ns_placement_t *pl)
 {
     if (pl) {
         free (pl->shares);
+        free (pl->scratch);
         free (pl);
     }
 }
@@ -184,6 +206,9 @@ struct decide {
     int closes;         /* the job holds its nodes whole */
     int shares_nodes;   /* may join running jobs */
     int striped;
+    int packed;         /* not governed: NS_JOB_PACKED, no pairing rules,
+                           no co-tenant limit */
+    ns_pack_why_t why;
     ns_rule_t rule;
 
     int found;
@@ -245,45 +270,57 @@ static void take_empty (struct decide *d)
 }
 
 /* Pairing rule of the policy for program p joining node n. */
+/* Tenant i of node n is governed by the sharing rules (packed jobs are
+ * invisible to the pairing rules and the co-tenant limit). */
+static int governed_tenant (const ns_cluster_t *c, int n, int i)
+{
+    return !(ns_node_tenant_flags (c, n, i) & NS_JOB_PACKED);
+}
+
+/* Pairing rule of the policy for program p joining node n. */
 static int pairing_refusal (const struct decide *d, int n)
 {
     const ns_cluster_t *c = d->c;
     int p = d->req->program;
     int nt = ns_node_ntenants (c, n);
-    switch (d->pol->kind) {
-    case NS_POLICY_TWINS:
-        return ns_node_runs_program (c, n, p) ? REF_TWIN : -1;
-    case NS_POLICY_SAME:
-        for (int i = 0; i < nt; i++) {
-            int q = ns_node_tenant_program (c, n, i);
+    int pk = d->pol->keep_program;
+    for (int i = 0; i < nt; i++) {
+        if (!governed_tenant (c, n, i))
+            continue;
+        int q = ns_node_tenant_program (c, n, i);
+        switch (d->pol->kind) {
+        case NS_POLICY_TWINS:
+            if (q == p && p != NS_PROGRAM_UNKNOWN)
+                return REF_TWIN;
+            break;
+        case NS_POLICY_SAME:
             if (q != p || p == NS_PROGRAM_UNKNOWN)
                 return REF_PAIRING;
-        }
-        return -1;
-    case NS_POLICY_KEEP: {
-        int pk = d->pol->keep_program;
-        for (int i = 0; i < nt; i++) {
-            int q = ns_node_tenant_program (c, n, i);
+            break;
+        case NS_POLICY_KEEP:
             if ((p == pk) != (q == pk))
                 return REF_PAIRING;
+            break;
+        default:
+            return -1;
         }
-        return -1;
     }
-    default:
-        return -1;
-    }
+    return -1;
 }
 
 /* Worst predicted mutual slowdown of p with the tenants of n. */
 static double pair_score (const struct decide *d, int n)
 {
     double worst = 1.0;
-    int nt = ns_node_ntenants (d->c, n);
+    int nt = ns_node_ntenants (d->c, n), any = 0;
     for (int i = 0; i < nt; i++) {
+        if (!governed_tenant (d->c, n, i))
+            continue;
         double s = ns_interf_mutual (d->m, d->req->program,
                                      ns_node_tenant_program (d->c, n, i));
-        if (i == 0 || s > worst)
+        if (!any || s > worst)
             worst = s;
+        any = 1;
     }
     return worst;
 }
@@ -314,7 +351,11 @@ static void consider_shared (struct decide *d, int base, int n)
         refuse (d, REF_BUSY, n);
         return;
     }
-    if (ns_node_ntenants (c, n) >= d->pol->max_cotenants) {
+    if (d->packed) {            /* as asked: any node with the cores */
+        take (d, n, 0.0);
+        return;
+    }
+    if (ns_node_ngoverned (c, n) >= d->pol->max_cotenants) {
         refuse (d, REF_COTENANTS, n);
         return;
     }
@@ -353,7 +394,7 @@ static void take_shared_slow (struct decide *d);
 static void take_shared (struct decide *d)
 {
     const ns_cluster_t *c = d->c;
-    if (ns_cluster_tenant_hint (c) < d->pol->max_cotenants) {
+    if (d->packed || ns_cluster_tenant_hint (c) < d->pol->max_cotenants) {
         /* The bitmaps hide nodes this policy would still use. */
         take_shared_slow (d);
         return;
@@ -402,15 +443,117 @@ static void take_shared_slow (struct decide *d)
     }
 }
 
-/* Plain packing: any node with the cores, lowest index first. */
-static void take_packed (struct decide *d)
+/*
+ * pack: select/cons_tres's node choice (_eval_nodes in Slurm 22.05's
+ * src/plugins/select/cons_tres/job_test.c) for a job without topology,
+ * node weights, generic resources or an explicit shape.  Usable nodes
+ * (allowed, not held whole, a free task slot) form runs of consecutive
+ * indices.  Until the job has its CPUs: pick the run that is the first
+ * large enough, or a tighter one (fewest CPUs), or, when none is large
+ * enough, the largest; in it take the single node with the fewest free
+ * CPUs that fits the rest (best fit) or, when none does, nodes in index
+ * order, each giving what it has up to what is still needed.
+ */
+struct runs {
+    int *start, *end, *cpus;
+    int n;
+};
+
+static int pack_avail (const struct decide *d, int n, int busy_only)
 {
-    int nn = ns_cluster_nnodes (d->c);
-    for (int n = 0; n < nn && d->found < d->width; n++) {
-        if (allowed (d, n) && !ns_node_is_closed (d->c, n)
-            && ns_node_free_cores (d->c, n) >= d->slot)
-            take (d, n, 0.0);
+    const ns_cluster_t *c = d->c;
+    if (!allowed (d, n) || (busy_only && ns_node_is_empty (c, n)))
+        return 0;
+    int cpt = d->req->cpus_per_task;
+    return ns_node_free_cores (c, n) / cpt * cpt;
+}
+
+static void pack_runs (const struct decide *d, int busy_only, struct runs *r)
+{
+    int prev = -2;
+    r->n = 0;
+    for (int n = ns_cluster_next_avail (d->c, 0); n >= 0;
+         n = ns_cluster_next_avail (d->c, n + 1)) {
+        int a = pack_avail (d, n, busy_only);
+        if (a <= 0)
+            continue;
+        if (r->n > 0 && n == prev + 1) {
+            r->end[r->n - 1] = n;
+            r->cpus[r->n - 1] += a;
+        }
+        else {
+            r->start[r->n] = r->end[r->n] = n;
+            r->cpus[r->n] = a;
+            r->n++;
+        }
+        prev = n;
     }
+}
+
+static int pack_best_run (const struct runs *r, int rem)
+{
+    int best = -1, best_cpus = 0, best_ok = 0;
+    for (int i = 0; i < r->n; i++) {
+        if (r->cpus[i] <= 0)
+            continue;   /* taken */
+        int ok = r->cpus[i] >= rem;
+        if (best < 0 || (ok && !best_ok) || (ok && r->cpus[i] < best_cpus)
+            || (!ok && r->cpus[i] > best_cpus)) {
+            best = i;
+            best_cpus = r->cpus[i];
+            best_ok = ok;
+        }
+    }
+    return best;
+}
+
+/* 1 when the job got its CPUs (shares filled, d->found nodes). */
+static int pack_take (struct decide *d, int busy_only)
+{
+    ns_placement_t *pl = d->pl;
+    struct runs r = { pl->scratch, pl->scratch + pl->cap,
+                      pl->scratch + 2 * pl->cap, 0 };
+    int rem = d->req->ntasks * d->req->cpus_per_task;
+    d->found = 0;
+    pack_runs (d, busy_only, &r);
+    while (rem > 0) {
+        int b = pack_best_run (&r, rem);
+        if (b < 0)
+            return 0;
+        int fit = -1, fit_size = 0;
+        for (int n = r.start[b]; n <= r.end[b]; n++) {
+            int a = pack_avail (d, n, busy_only);
+            if (a >= rem && (fit < 0 || a < fit_size)) {
+                fit = n;
+                fit_size = a;
+                if (a == rem)
+                    break;
+            }
+        }
+        for (int n = r.start[b]; n <= r.end[b] && rem > 0; n++) {
+            int a = fit >= 0 ? (n == fit ? rem : 0) : pack_avail (d, n,
+                                                                 busy_only);
+            if (a <= 0)
+                continue;
+            if (a > rem)
+                a = rem;
+            pl->shares[d->found].node = n;
+            pl->shares[d->found].cores = a;
+            d->found++;
+            rem -= a;
+        }
+        r.cpus[b] = 0;
+    }
+    return 1;
+}
+
+/* Small jobs go to nodes already in use first, keeping empty nodes for
+ * the jobs that gain from them; then anywhere, as stock would. */
+static int pack (struct decide *d)
+{
+    if (d->why == NS_PACK_SMALL && pack_take (d, 1))
+        return 1;
+    return pack_take (d, 0);
 }
 
 /* Insertion sort: placements are a handful of nodes. */
@@ -434,6 +577,14 @@ static void fill_cores (struct decide *d)
     const ns_request_t *r = d->req;
     ns_placement_t *pl = d->pl;
     sort_shares (pl->shares, d->width);
+    if (d->rule == NS_RULE_PACK || d->rule == NS_RULE_FALLBACK) {
+        /* pack () set the cores of each node */
+        pl->shared = 0;
+        for (int i = 0; i < d->width; i++)
+            pl->shared += !ns_node_is_empty (d->c, pl->shares[i].node);
+        pl->n = d->width;
+        return;
+    }
     int fixed = r->ntasks_per_node > 0 && r->nodes == 0 && !r->nodelist;
     int rich = r->ntasks - (d->tasks_hi - 1) * d->width;
     int left = r->ntasks;
@@ -451,7 +602,7 @@ static void fill_cores (struct decide *d)
 
 static int ceil_div (int a, int b)
 {
-    return (a + b - 1) / b;
+    return (int)(((long long)a + b - 1) / b);
 }
 
 static int validate (const ns_cluster_t *c, const ns_request_t *r,
@@ -499,6 +650,44 @@ static int explicit_shape (const ns_request_t *r)
            || r->ntasks_per_node > 0 || r->nodelist;
 }
 
+static int sharing_kind (ns_policy_kind_t k)
+{
+    return k == NS_POLICY_MIXED || k == NS_POLICY_TWINS || k == NS_POLICY_SAME
+           || k == NS_POLICY_KEEP || k == NS_POLICY_MIN_SLOWDOWN;
+}
+
+/* May a job the sharing rules hold back be packed instead?  Only under
+ * the sharing policies: exclusive and spread are the study's baselines. */
+static int falls_back (const ns_policy_t *pol, const ns_request_t *r)
+{
+    return sharing_kind (pol->kind) && pol->fallback_after >= 0
+           && r->waited >= pol->fallback_after && !explicit_shape (r);
+}
+
+/* Does the sharing policy leave this job to packing, and why?
+ * (design.md section 2: the rules apply where the model predicts a gain) */
+static ns_pack_why_t pack_reason (const struct decide *d)
+{
+    const ns_request_t *r = d->req;
+    const ns_policy_t *pol = d->pol;
+    if (pol->kind == NS_POLICY_PACK)
+        return explicit_shape (r) ? NS_PACK_AS_ASKED : NS_PACK_POLICY;
+    if (!sharing_kind (pol->kind))
+        return NS_PACK_NONE;
+    if (explicit_shape (r))
+        return NS_PACK_AS_ASKED;
+    int small = pol->small_job_cores >= 0 ? pol->small_job_cores
+                                          : ns_cluster_max_cores (d->c) / 2;
+    if ((long long)r->ntasks * r->cpus_per_task < small)
+        return NS_PACK_SMALL;
+    if (r->ntasks == 1)
+        return NS_PACK_ONE_TASK;
+    double speedup = d->m ? ns_interf_speedup (d->m, r->program) : 1.0;
+    if (!(speedup > 1.0 + pol->stripe_margin))
+        return NS_PACK_NO_GAIN;
+    return NS_PACK_NONE;
+}
+
 /* Step 1: width and tasks per node.  Returns 0, or NS_NEVER when no empty
  * cluster could hold the shape. */
 static ns_verdict_t shape (struct decide *d, int fallback)
@@ -516,6 +705,8 @@ static ns_verdict_t shape (struct decide *d, int fallback)
                 || (r->flags & NS_REQ_WHOLE_NODES);
     d->shares_nodes = !d->closes;
     d->striped = 0;
+    d->packed = 0;
+    d->why = NS_PACK_NONE;
     if (r->nodelist)
         d->width = r->nnodelist;
     else if (r->nodes > 0)
@@ -525,9 +716,21 @@ static ns_verdict_t shape (struct decide *d, int fallback)
     else
         d->width = minimal;
 
+    ns_pack_why_t why = fallback ? NS_PACK_NONE : pack_reason (d);
     if (fallback) {
         d->rule = NS_RULE_FALLBACK;
         d->closes = 0;
+        d->packed = 1;
+    }
+    else if (why == NS_PACK_AS_ASKED) {
+        d->rule = NS_RULE_AS_ASKED;
+        d->packed = !d->closes;
+        d->why = why;
+    }
+    else if (why != NS_PACK_NONE) {
+        d->rule = NS_RULE_PACK;
+        d->packed = 1;
+        d->why = why;
     }
     else if (explicit_shape (r) || r->ntasks == 1) {
         d->rule = NS_RULE_AS_ASKED;
@@ -546,6 +749,16 @@ static ns_verdict_t shape (struct decide *d, int fallback)
         d->striped = w > minimal;
         d->width = w;
         d->rule = NS_RULE_STRIPE_EMPTY;
+    }
+    if (d->packed && d->rule != NS_RULE_AS_ASKED) {
+        /* pack: any free task slot will do, on as many nodes as it
+         * takes; no per-node slot (0) */
+        d->tasks_hi = 1;
+        d->slot = 0;
+        if ((long long)r->ntasks * r->cpus_per_task
+            > ns_cluster_total_cores (d->c))
+            return NS_NEVER;
+        return d->width > d->pl->cap ? NS_NEVER : NS_PLACED;
     }
     if (r->ntasks_per_node > 0 && !r->nodes && !r->nodelist)
         d->tasks_hi = r->ntasks_per_node;
@@ -568,8 +781,8 @@ static void take_listed (struct decide *d)
             || ns_node_free_cores (d->c, n) < d->slot
             || (d->closes && !ns_node_is_empty (d->c, n)))
             refuse (d, REF_BUSY, n);
-        else if (!ns_node_is_empty (d->c, n)
-                 && ns_node_ntenants (d->c, n) >= d->pol->max_cotenants)
+        else if (!d->packed && !ns_node_is_empty (d->c, n)
+                 && ns_node_ngoverned (d->c, n) >= d->pol->max_cotenants)
             refuse (d, REF_COTENANTS, n);
         else
             take (d, n, 0.0);
@@ -582,8 +795,11 @@ static void choose (struct decide *d)
         take_listed (d);
         return;
     }
-    if (d->rule == NS_RULE_FALLBACK) {
-        take_packed (d);
+    if (d->rule == NS_RULE_FALLBACK || d->rule == NS_RULE_PACK) {
+        if (pack (d))
+            d->width = d->found;
+        else
+            d->found = 0;
         return;
     }
     take_empty (d);
@@ -665,6 +881,8 @@ static void explain_placed (struct decide *d, struct sbuf *b)
     for (int i = 0; i < pl->n; i++)
         sb_add (b, "%s%d", i ? "+" : "", pl->shares[i].cores);
     sb_add (b, " cores) by %s", ns_rule_name (pl->rule));
+    if (d->why != NS_PACK_NONE)
+        sb_add (b, " (%s)", ns_pack_why_name (d->why));
     if (pl->shared)
         sb_add (b, ", sharing %d node%s", pl->shared,
                 pl->shared > 1 ? "s" : "");
@@ -673,11 +891,25 @@ static void explain_placed (struct decide *d, struct sbuf *b)
 static void explain_wait (struct decide *d, struct sbuf *b)
 {
     const ns_placement_t *pl = d->pl;
-    if (pl->verdict == NS_NEVER)
+    const ns_request_t *r = d->req;
+    int packing = d->rule == NS_RULE_PACK || d->rule == NS_RULE_FALLBACK;
+    if (pl->verdict == NS_NEVER && packing)
+        sb_add (b, "never fits: needs %lld cores, cluster has %lld",
+                (long long)r->ntasks * r->cpus_per_task,
+                (long long)ns_cluster_total_cores (d->c));
+    else if (pl->verdict == NS_NEVER)
         sb_add (b, "never fits: needs %d node%s with %d free cores, "
                 "cluster has %d nodes of at most %d cores",
                 d->width, d->width > 1 ? "s" : "", d->slot,
                 ns_cluster_nnodes (d->c), ns_cluster_max_cores (d->c));
+    else if (packing)
+        sb_add (b, "waits (%s): needs %lld free cores (%s%s%s), %lld free",
+                ns_verdict_name (pl->verdict),
+                (long long)r->ntasks * r->cpus_per_task,
+                ns_rule_name (d->rule), d->why ? ", " : "",
+                ns_pack_why_name (d->why),
+                (long long)(ns_cluster_total_cores (d->c)
+                            - ns_cluster_used_cores (d->c)));
     else
         sb_add (b, "waits (%s): needs %d node%s with %d free cores (%s), "
                 "%d admissible",
@@ -718,7 +950,16 @@ static void decide_once (struct decide *d, int fallback)
     pl->capacity_short = 0;
     pl->found = 0;
     choose (d);
-    if (d->found < d->width) {
+    if (d->rule == NS_RULE_PACK || d->rule == NS_RULE_FALLBACK) {
+        if (d->found == 0 || d->width != d->found) {
+            /* pack fails only for want of free cores */
+            pl->found = 0;
+            pl->verdict = NS_WAIT_RESOURCES;
+            return;
+        }
+        pl->width = d->width;
+    }
+    else if (d->found < d->width) {
         pl->found = d->found;
         pl->verdict = shortfall_verdict (d);
         pl->capacity_short = !d->req->nodelist && !d->req->allowed
@@ -734,7 +975,9 @@ static void decide_once (struct decide *d, int fallback)
     if (pl->rule == NS_RULE_STRIPE_EMPTY && pl->shared)
         pl->rule = NS_RULE_STRIPE_SHARE;
     pl->flags = (d->closes ? NS_JOB_CLOSES_NODES : 0)
-                | (d->striped ? NS_JOB_STRIPED : 0);
+                | (d->striped ? NS_JOB_STRIPED : 0)
+                | (d->packed ? NS_JOB_PACKED : 0);
+    pl->why = d->why;
 }
 
 int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
@@ -752,10 +995,10 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
         .c = c, .pol = pol, .m = m, .req = req, .pl = pl,
     };
     pl->flags = 0;
+    pl->why = NS_PACK_NONE;
     decide_once (&d, 0);
-    if (pl->verdict != NS_PLACED && pol->fallback_after >= 0
-        && req->waited >= pol->fallback_after && !explicit_shape (req)
-        && pl->verdict != NS_NEVER)
+    if (pl->verdict != NS_PLACED && pl->verdict != NS_NEVER
+        && falls_back (pol, req) && !d.packed)
         decide_once (&d, 1);
     if (pl->quiet)
         pl->explain[0] = '\0';
@@ -765,19 +1008,29 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
 }
 
 int ns_place_shape (const ns_cluster_t *c, const ns_policy_t *pol,
-                    const ns_request_t *req, int *width, int *slot,
-                    ns_error_t *err)
+                    const ns_interf_t *m, const ns_request_t *req, int *width,
+                    int *slot, ns_error_t *err)
 {
     if (!c || !pol || !req)
         return ns_error_set (err, EINVAL, "ns_place_shape: missing argument");
     if (validate (c, req, err) < 0)
         return -1;
     ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
-    struct decide d = { .c = c, .pol = pol, .req = req, .pl = &pl };
+    struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl };
     shape (&d, 0);
     *width = d.width;
     *slot = d.slot;
     return 0;
+}
+
+int ns_place_governed (const ns_cluster_t *c, const ns_policy_t *pol,
+                       const ns_interf_t *m, const ns_request_t *req)
+{
+    if (!c || !pol || !req || validate (c, req, NULL) < 0)
+        return 0;
+    ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
+    struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl };
+    return sharing_kind (pol->kind) && pack_reason (&d) == NS_PACK_NONE;
 }
 
 static int admits_one (struct decide *d, int node)
@@ -788,8 +1041,11 @@ static int admits_one (struct decide *d, int node)
     if (ns_node_is_empty (c, node))
         return ns_node_cores (c, node) >= d->slot;
     if (!d->shares_nodes || ns_node_is_closed (c, node)
-        || ns_node_free_cores (c, node) < d->slot
-        || ns_node_ntenants (c, node) >= d->pol->max_cotenants
+        || ns_node_free_cores (c, node) < d->slot)
+        return 0;
+    if (d->packed)
+        return 1;
+    if (ns_node_ngoverned (c, node) >= d->pol->max_cotenants
         || pairing_refusal (d, node) >= 0)
         return 0;
     if (d->pol->kind == NS_POLICY_MIN_SLOWDOWN
@@ -808,8 +1064,10 @@ int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
     struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl };
     if (validate (c, req, NULL) < 0 || shape (&d, 0) == NS_NEVER)
         return 0;
-    if (req->nodelist)
-        return stop_at;     /* not worth modelling: say "maybe" */
+    /* Node lists are not worth modelling, and packing (also as a
+     * fallback) fails for want of cores, not of nodes: say "maybe". */
+    if (req->nodelist || d.rule == NS_RULE_PACK || falls_back (pol, req))
+        return stop_at;
     int count = 0;
     for (int i = 0; i < n && count < stop_at; i++)
         count += admits_one (&d, nodes[i]);
@@ -826,14 +1084,14 @@ double ns_job_rate (const ns_cluster_t *c, const ns_interf_t *m, uint64_t id)
     const ns_share_t *shares = ns_job_shares_ref (c, id, &nshares);
     double worst = 1.0;
     for (int i = 0; i < nshares; i++) {
-        ns_share_t s = shares[i];
-        int others[64];
-        int k = 0;
-        int nt = ns_node_ntenants (c, s.node);
-        for (int t = 0; t < nt && k < 64; t++)
-            if (ns_node_tenant_job (c, s.node, t) != id)
-                others[k++] = ns_node_tenant_program (c, s.node, t);
-        double sl = ns_interf_node_slowdown (m, p, others, k);
+        int node = shares[i].node;
+        int nt = ns_node_ntenants (c, node), cores = ns_node_cores (c, node);
+        double sl = 1.0;
+        for (int t = 0; t < nt; t++)
+            if (ns_node_tenant_job (c, node, t) != id)
+                sl *= ns_interf_partial_slowdown (
+                    m, p, ns_node_tenant_program (c, node, t),
+                    ns_node_tenant_cores (c, node, t), cores);
         if (sl > worst || i == 0)
             worst = sl;
     }

@@ -24,6 +24,7 @@ typedef enum {
     NS_POLICY_SAME,          /* mixed, share only with the same program */
     NS_POLICY_KEEP,          /* keep:P - P only with P, others never with P */
     NS_POLICY_MIN_SLOWDOWN,  /* mixed, best predicted co-tenant, limit */
+    NS_POLICY_PACK,          /* stock Slurm: select/cons_tres, CR_Core */
     NS_POLICY_COUNT
 } ns_policy_kind_t;
 
@@ -33,11 +34,16 @@ typedef struct {
     int stripe_width;     /* width multiplier, default 2 (half nodes) */
     int max_cotenants;    /* jobs per node at most, default 2 (pairs) */
     double max_slowdown;  /* min-slowdown: refuse pairs above, default 1.15 */
-    int64_t fallback_after; /* s of waiting before plain packing; -1 never */
+    int64_t fallback_after; /* s of waiting before the sharing rules give
+                               way to packing; 0 at once, -1 never */
     uint64_t seed;        /* 0: lowest index wins ties; else seeded order */
+    int small_job_cores;  /* jobs of fewer cores are packed; -1: half of
+                             the largest node, 0: no job is small */
+    double stripe_margin; /* stripe only when spread_speedup > 1 + this */
 } ns_policy_t;
 
-/* twins, width 2, pairs, no fallback, no seed. */
+/* twins, width 2, pairs, fallback at once (0), no seed, small jobs below
+ * half a node, stripe margin 0.02. */
 void ns_policy_default (ns_policy_t *p);
 
 /* Parse "twins", "keep:LAM", ... ; keep:P interns P in progs.  Only the
@@ -89,8 +95,23 @@ typedef enum {
     NS_RULE_STRIPE_EMPTY, /* striped over empty nodes */
     NS_RULE_STRIPE_SHARE, /* striped, co-scheduled with running jobs */
     NS_RULE_AS_ASKED,   /* explicit request or unsplittable job */
-    NS_RULE_FALLBACK,   /* plain packing after fallback_after */
+    NS_RULE_FALLBACK,   /* the sharing rules made it wait fallback_after:
+                           placed as pack would place it */
+    NS_RULE_PACK,       /* placed as stock Slurm would (pack policy, small
+                           job, one task, or no predicted gain) */
 } ns_rule_t;
+
+/* Why a job is packed rather than governed by the sharing rules. */
+typedef enum {
+    NS_PACK_NONE = 0,   /* governed (or exclusive/spread/as asked) */
+    NS_PACK_POLICY,     /* the policy is pack */
+    NS_PACK_SMALL,      /* fewer cores than small_job_cores */
+    NS_PACK_ONE_TASK,   /* one task: nothing to stripe */
+    NS_PACK_NO_GAIN,    /* spread_speedup <= 1 + stripe_margin */
+    NS_PACK_AS_ASKED,   /* explicit shape: stock's shape, no pairing rules */
+} ns_pack_why_t;
+
+const char *ns_pack_why_name (ns_pack_why_t w);
 
 const char *ns_rule_name (ns_rule_t r);
 
@@ -110,7 +131,9 @@ typedef struct {
     int capacity_short; /* not placed, and would not be even without the
                            pairing rules: any job of this policy needing
                            >= width nodes with >= slot cores fails too */
+    ns_pack_why_t why;  /* rule NS_RULE_PACK / AS_ASKED: why packed */
     char explain[512];  /* one line, no newline ("" when quiet) */
+    int *scratch;       /* private: 3 x cap ints for pack's node runs */
 } ns_placement_t;
 
 /* Room for up to cap nodes (use the cluster's node count). */
@@ -127,10 +150,19 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
               const ns_request_t *req, ns_placement_t *pl, ns_error_t *err);
 
 /* The shape ns_place would look for: width nodes with slot free cores
- * each.  0, or -1 with errno for a malformed request. */
+ * each; for a job the policy packs, the minimal width and slot 0 (any
+ * free core will do).  0, or -1 with errno for a malformed request. */
 int ns_place_shape (const ns_cluster_t *c, const ns_policy_t *pol,
-                    const ns_request_t *req, int *width, int *slot,
-                    ns_error_t *err);
+                    const ns_interf_t *m, const ns_request_t *req, int *width,
+                    int *slot, ns_error_t *err);
+
+/* Would the policy govern req by its sharing rules (stripe it, count it
+ * toward max_cotenants, apply the pairing rules)?  0 when it packs the
+ * job as stock Slurm would, also for exclusive, spread and explicit
+ * shapes.  The select plugin asks this for running jobs it has no
+ * decision of (after a restart). */
+int ns_place_governed (const ns_cluster_t *c, const ns_policy_t *pol,
+                       const ns_interf_t *m, const ns_request_t *req);
 
 /* How many of nodes[0..n-1] would the policy accept for req (with the
  * shape it would look for)?  Counting stops at stop_at; "cannot tell"
@@ -143,7 +175,9 @@ int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
                      const int *nodes, int n, int stop_at);
 
 /* Progress rate of a running job: its spread speedup (1 unless striped)
- * divided by the worst slowdown among its nodes.  0 for an unknown id. */
+ * divided by the worst slowdown among its nodes, where a node's slowdown
+ * multiplies the partial slowdowns of all its other tenants (interf.h:
+ * ns_interf_partial_slowdown).  0 for an unknown id. */
 double ns_job_rate (const ns_cluster_t *c, const ns_interf_t *m,
                     uint64_t id);
 

@@ -108,7 +108,7 @@ struct ns_sim {
         uint64_t touch_version; /* placeable, but only on the reserved
                                    nodes, at this cluster_version */
     } failed[512];
-    int cacheable;          /* no fallback_after: decisions depend on state */
+    int cacheable;          /* decisions depend on the state alone */
     /* Shapes (width, slot) that failed for lack of capacity at
      * short_version: a job needing at least as much fails too. */
     struct { int width, slot; } shorts[16];
@@ -202,8 +202,13 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
     ns_cluster_set_tenant_hint (s->c, conf->policy.max_cotenants);
     /* Decisions depend on the state alone unless a wait bound or a seeded
      * tie-break (which depends on the job id) takes part. */
-    s->cacheable = conf->policy.fallback_after < 0 && conf->policy.seed == 0;
-    s->program_matters = conf->policy.kind == NS_POLICY_TWINS
+    /* A fallback at once (0) keeps decisions a function of the state:
+     * the packing it falls back to fails only for want of cores. */
+    s->cacheable = conf->policy.fallback_after <= 0 && conf->policy.seed == 0;
+    /* Sharing policies look at the program (pairing rules, and whether
+     * its predicted speedup earns it striping). */
+    s->program_matters = conf->policy.kind == NS_POLICY_MIXED
+                         || conf->policy.kind == NS_POLICY_TWINS
                          || conf->policy.kind == NS_POLICY_SAME
                          || conf->policy.kind == NS_POLICY_KEEP
                          || conf->policy.kind == NS_POLICY_MIN_SLOWDOWN;
@@ -445,11 +450,14 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
                       ns_error_t *err)
 {
     struct sj *jb = &s->jobs[j];
-    for (int i = 0; i < pl->n; i++) {
+    /* Twin pairs among the jobs the sharing rules govern: packed jobs
+     * (small, no predicted gain, fallback) are outside the rule. */
+    for (int i = 0; i < pl->n && !(pl->flags & NS_JOB_PACKED); i++) {
         int node = pl->shares[i].node;
         int nt = ns_node_ntenants (s->c, node);
         for (int k = 0; k < nt; k++)
             if (jb->in.program != NS_PROGRAM_UNKNOWN
+                && !(ns_node_tenant_flags (s->c, node, k) & NS_JOB_PACKED)
                 && ns_node_tenant_program (s->c, node, k) == jb->in.program)
                 s->stats.twin_pairs++;
     }
@@ -466,7 +474,7 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     for (int i = 0; i < pl->n; i++)
         jb->cores += pl->shares[i].cores;
     for (int i = 0; i < pl->n; i++) {
-        int nt = ns_node_ntenants (s->c, pl->shares[i].node);
+        int nt = ns_node_ngoverned (s->c, pl->shares[i].node);
         if (nt > s->stats.max_cotenants)
             s->stats.max_cotenants = nt;
     }
@@ -581,7 +589,8 @@ static int dominated (ns_sim_t *s, const ns_request_t *r)
     if (s->short_version != s->release_version || s->nshorts == 0)
         return 0;
     int width, slot;
-    if (ns_place_shape (s->c, &s->conf.policy, r, &width, &slot, NULL) < 0)
+    if (ns_place_shape (s->c, &s->conf.policy, s->conf.model, r, &width,
+                        &slot, NULL) < 0)
         return 0;
     for (int i = 0; i < s->nshorts; i++)
         if (width >= s->shorts[i].width && slot >= s->shorts[i].slot)

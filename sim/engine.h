@@ -98,8 +98,10 @@ const ns_cluster_t *ns_sim_cluster (const ns_sim_t *sim);
 /* Aggregates maintained while running. */
 typedef struct {
     int64_t placements;       /* jobs started */
-    int64_t twin_pairs;       /* node joins next to the same program */
-    int64_t max_cotenants;    /* largest tenant count seen on a node */
+    int64_t twin_pairs;       /* governed jobs joining a node where a
+                                 governed job of the same program runs */
+    int64_t max_cotenants;    /* largest count of governed tenants seen on
+                                 a node (packed jobs do not count) */
     double busy_core_seconds; /* integral of used cores over time */
     double first_submit;
     double last_end;

@@ -114,7 +114,7 @@ static void test_defaults (void)
     is_int (p->stripe_width, 2, "default stripe_width is 2");
     is_int (p->max_cotenants, 2, "default max_cotenants is 2");
     ok (p->max_slowdown == 1.15, "default max_slowdown is 1.15");
-    is_int (p->fallback_after, -1, "default fallback_after is -1 (never)");
+    is_int (p->fallback_after, 0, "default fallback_after is 0 (at once)");
     is_int ((long long)p->seed, 0, "default seed is 0");
     is_int (ns_progtab_count (ns_config_progtab (cfg)), 0,
             "no programs interned");
@@ -155,6 +155,7 @@ static const struct {
     { "same.json", NS_POLICY_SAME },
     { "keep-LAM.json", NS_POLICY_KEEP },
     { "min-slowdown.json", NS_POLICY_MIN_SLOWDOWN },
+    { "pack.json", NS_POLICY_PACK },
 };
 
 static int expected_kind (const char *file)

@@ -12,6 +12,8 @@
 
 static ns_sim_t *sim;
 
+static int64_t fallback_after = 0;     /* the policy default */
+
 static void setup (int nodes, int cores, ns_policy_kind_t kind,
                    ns_backfill_t bf, const ns_interf_t *m)
 {
@@ -19,6 +21,7 @@ static void setup (int nodes, int cores, ns_policy_kind_t kind,
     ns_error_t err;
     ns_policy_default (&conf.policy);
     conf.policy.kind = kind;
+    conf.policy.fallback_after = fallback_after;
     conf.backfill = bf;
     conf.nnodes = nodes;
     conf.cores = cores;
@@ -183,14 +186,35 @@ int main (void)
     ok (ns_sim_result (sim, 0)->shared && ns_sim_result (sim, 1)->shared,
         "rates: both ran shared");
 
-    /* 12. Twins: a second LAM waits for the first instead of pairing. */
+    /* 12. Twins, strict (fallback_after -1): a second LAM waits for the
+     *     first instead of pairing. */
+    fallback_after = -1;
     setup (2, 24, NS_POLICY_TWINS, NS_BACKFILL_EASY, m);
+    fallback_after = 0;
     job (0, 0, 100, 1000, 24, 1);
     job (1, 0, 100, 1000, 24, 1);
     run ("twins");
     double end0 = 100.0 / (109.0 / 95.0);
     expect (1, end0, 2 * end0, "twins: second LAM starts when the first ends");
     is_int (ns_sim_stats (sim)->twin_pairs, 0, "twins: no twin pairing");
+
+    /* 12b. Twins as a preference (the default, fallback_after 0): the
+     *      second LAM is packed into the free halves at once, beside its
+     *      twin (slowdown 1.024 on each node, not striped). */
+    setup (2, 24, NS_POLICY_TWINS, NS_BACKFILL_EASY, m);
+    ns_interf_set_slowdown (m, 1, 1, 1.024, NULL);
+    job (0, 0, 100, 1000, 24, 1);
+    job (1, 0, 100, 1000, 24, 1);
+    run ("twins-preference");
+    /* J1 packed 12+12 onto the halves: both slowed by 1.024 while both
+     * run; J0 (striped) ends first, then J1 runs alone at rate 1. */
+    double r0 = (109.0 / 95.0) / 1.024;
+    double e0 = 100.0 / r0;
+    double e1 = e0 + (100.0 - e0 / 1.024) / 1.0;
+    expect (0, 0, e0, "twins-preference: J0 striped, slowed by its twin");
+    expect (1, 0, e1, "twins-preference: J1 starts at once, packed");
+    ok (!ns_sim_result (sim, 1)->striped, "twins-preference: J1 not striped");
+    ns_interf_set_slowdown (m, 1, 1, 1.0, NULL);
 
     /* 13. Over the requested time: LSD slowed past its 100 s request. */
     setup (2, 24, NS_POLICY_MIXED, NS_BACKFILL_EASY, m);

@@ -127,12 +127,26 @@ if grep -q '<svg' "$tmp/out.svg" && grep -q 'Throughput vs exclusive' \
 else
     fail "SVG"
 fi
-# A job of 8 cores on 4-core nodes under twins runs 4 nodes x 2 cores.
-if grep -q '^twins,3,exe1,8,20,.*,4,1,' "$tmp/out.csv"; then
-    pass "CSV: 8-core job striped over 4 nodes under twins"
+# A job of 4 cores on 4-core nodes under twins runs 2 nodes x 2 cores
+# when its program gains from striping (exe1 mapped to LSD, 1.40) ...
+cat >"$tmp/lsd.json" <<'EOT'
+{ "programs": { "LSD": { "spread_speedup": 1.4 } },
+  "identity": { "patterns": [ { "match": "exe1", "program": "LSD" } ] } }
+EOT
+"$sim" -q -p twins -c "$tmp/lsd.json" --csv "$tmp/lsd.csv" "$tmp/good.swf" \
+    >/dev/null 2>&1
+if grep -q '^twins,1,LSD,4,0,.*,2,1,' "$tmp/lsd.csv"; then
+    pass "CSV: 4-core job of a program that gains striped over 2 nodes"
 else
     fail "CSV striping row"
-    grep '^twins,3' "$tmp/out.csv" | sed 's/^/#   /'
+    grep '^twins,1' "$tmp/lsd.csv" | sed 's/^/#   /'
+fi
+# ... and is packed on one whole node when the model predicts no gain.
+if grep -q '^twins,1,exe1,4,0,.*,1,0,' "$tmp/out.csv"; then
+    pass "CSV: 4-core job without figures packed on 1 node"
+else
+    fail "CSV packing row"
+    grep '^twins,1' "$tmp/out.csv" | sed 's/^/#   /'
 fi
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -3,8 +3,12 @@
  *
  * Programs: ABQ = 0, LAM = 1, LSD = 2 with the study's slowdowns
  * (design.md section 3).  Placements are written "node:cores,...".
+ * setup() gives the study's strict rules (no fallback, no small jobs) so
+ * that the rules themselves are tested; setup_defaults() keeps the
+ * policy defaults (fallback at once, small jobs below half a node).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +36,17 @@ static void setup (int nnodes, int cores, ns_policy_kind_t kind)
     pl = ns_placement_create (nnodes);
     ns_policy_default (&pol);
     pol.kind = kind;
+    pol.fallback_after = -1;
+    pol.small_job_cores = 0;
+}
+
+static void setup_defaults (int nnodes, int cores, ns_policy_kind_t kind)
+{
+    setup (nnodes, cores, kind);
+    ns_policy_t def;
+    ns_policy_default (&def);
+    pol.fallback_after = def.fallback_after;
+    pol.small_job_cores = def.small_job_cores;
 }
 
 static void model_setup (void)
@@ -124,9 +139,11 @@ static void test_widths (void)
     setup (8, 24, NS_POLICY_TWINS);
     is_str (place (1, ABQ, 10), "0:5,1:5", "10 tasks: 5+5");
     is_str (place (2, ABQ, 7), "2:4,3:3", "7 tasks: 4+3");
-    is_str (place (3, ABQ, 1), "4:1", "1 task cannot be split");
-    is_int (pl->rule, NS_RULE_AS_ASKED, "rule as-asked");
-    is_int (pl->flags, 0, "not striped");
+    is_str (place (3, ABQ, 1), "0:1",
+            "1 task cannot be split: packed, best fit (node 0 has 19 free)");
+    is_int (pl->rule, NS_RULE_PACK, "rule pack");
+    is_int (pl->why, NS_PACK_ONE_TASK, "why: one task");
+    is_int (pl->flags, NS_JOB_PACKED, "packed, not striped");
     is_str (place (4, ABQ, 200), "wait:never", "200 tasks never fit 8x24 "
             "at half width");
     ns_request_t r;
@@ -135,7 +152,7 @@ static void test_widths (void)
     is_str (place_req (&r), "wait:never", "a 25-cpu task never fits");
     ns_request_init (&r, 6, LAM, 2);
     r.cpus_per_task = 6;
-    is_str (place_req (&r), "5:6,6:6", "2 tasks x 6 cpus: one task a node");
+    is_str (place_req (&r), "4:6,5:6", "2 tasks x 6 cpus: one task a node");
     setup (2, 24, NS_POLICY_TWINS);
     is_str (place (1, LSD, 48), "0:24,1:24",
             "48 tasks on a 2-node cluster: striping capped at the cluster");
@@ -186,14 +203,16 @@ static void test_min_slowdown (void)
     is_str (place (3, LSD, 24), "wait:slowdown",
             "min-slowdown: LSD+LAM 1.178 above the 1.15 limit");
     is_str (place (4, ABQ, 24), "0:12,1:12", "min-slowdown: ABQ+LAM 1.024");
-    /* Mixed scores: one node each.  Three nodes of 24; LAM on 0, ABQ on 1
-     * and 2 (1-task jobs are placed as asked). */
+    /* Mixed scores: one node each (no striping).  Three nodes of 24; LAM
+     * on 0, ABQ on 1 and 2. */
     setup (3, 24, NS_POLICY_MIN_SLOWDOWN);
     pol.max_slowdown = 1.2;
-    place (1, LAM, 1);
-    place (2, ABQ, 1);
-    place (3, ABQ, 1);
-    is_str (place (4, LSD, 1), "1:1", "min-slowdown: 1-task LSD next to ABQ");
+    pol.stripe_width = 1;
+    is_str (place (1, LAM, 12), "0:12", "min-slowdown width 1: LAM on 0");
+    is_str (place (2, ABQ, 12), "1:12", "ABQ on empty 1");
+    is_str (place (3, ABQ, 12), "2:12", "ABQ on empty 2");
+    is_str (place (4, LSD, 12), "1:12",
+            "min-slowdown: LSD next to ABQ (1.071), not LAM (1.178)");
 }
 
 static void test_exclusive_spread (void)
@@ -241,9 +260,10 @@ static void test_explicit (void)
     ns_request_init (&r, 6, LAM, 5);
     r.ntasks_per_node = 2;
     is_str (place_req (&r), "wait:resources",
-            "3 nodes needed: only node 2 admissible (3 holds two jobs)");
-    ok (strstr (pl->explain, "cotenants 1 node (3), busy 2 nodes (0 1)")
-        != NULL, "explanation lists node 3 as full of co-tenants");
+            "3 nodes needed: only nodes 2 and 3 have room");
+    ok (strstr (pl->explain, "; refused busy 2 nodes (0 1)") != NULL
+        && !strstr (pl->explain, "cotenants"),
+        "explicit shapes are packed: no co-tenant limit (%s)", pl->explain);
     ns_request_init (&r, 7, LAM, 2);
     r.nodes = 3;
     is_str (place_req (&r), "error: job 7: 3 nodes for 2 tasks",
@@ -292,7 +312,7 @@ static void test_fallback_seed (void)
     int moved = 0, same = 1;
     for (uint64_t id = 1; id <= 10; id++) {
         ns_request_t q;
-        ns_request_init (&q, id, ABQ, 1);
+        ns_request_init (&q, id, ABQ, 2);
         ns_error_t err;
         ns_place (c, &pol, m, progs, &q, pl, &err);
         int first = pl->shares[0].node;
@@ -302,6 +322,190 @@ static void test_fallback_seed (void)
     }
     ok (same, "seeded choice is repeatable");
     ok (moved >= 8, "seed rotates the start (%d of 10 not on node 0)", moved);
+}
+
+
+/* Put a job on exact nodes ("node:cores,..." as placed by hand). */
+static void put (uint64_t id, int program, int flags, const char *spec)
+{
+    ns_share_t sh[16];
+    int n = 0;
+    const char *p = spec;
+    while (*p && n < 16) {
+        int node, cores, len;
+        if (sscanf (p, "%d:%d%n", &node, &cores, &len) != 2)
+            break;
+        sh[n++] = (ns_share_t){ node, cores };
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    ns_error_t err;
+    if (ns_cluster_add_job (c, id, program, sh, n, flags, &err) < 0)
+        diag ("put %s: %s", spec, err.text);
+}
+
+/* pack: select/cons_tres's choice (_eval_nodes): runs of consecutive
+ * usable nodes, the tightest sufficient run (else the largest), in it the
+ * best-fitting single node, else nodes in index order. */
+static void test_pack (void)
+{
+    setup (6, 8, NS_POLICY_PACK);
+    is_str (place (1, ABQ, 3), "0:3", "pack: empty cluster, node 0");
+    is_int (pl->rule, NS_RULE_PACK, "rule pack");
+    is_int (pl->flags, NS_JOB_PACKED, "packed flag, nothing closed");
+    is_str (pl->explain,
+            "job 1 (ABQ, 3 cores) [pack]: nodes 0 (3 cores) by pack "
+            "(stock Slurm)", "explanation");
+    is_str (place (2, LAM, 4), "0:4", "best fit: node 0 has 5 free");
+    is_str (place (3, LSD, 2), "1:2", "node 0 has 1 free: node 1");
+    is_str (place (4, LAM, 10), "0:1,1:6,2:3",
+            "no node fits 10: nodes in index order, each what it has");
+    is_str (place (5, LAM, 3), "2:3",
+            "best fit: node 2 (5 free); twins are fine under pack");
+    is_str (place (6, ABQ, 30), "wait:resources", "30 cores, 24 free");
+    is_str (pl->explain,
+            "job 6 (ABQ, 30 cores) [pack]: waits (resources): needs 30 "
+            "free cores (pack, stock Slurm), 26 free", "explanation of a wait");
+    is_str (place (7, ABQ, 49), "wait:never", "more cores than the cluster");
+
+    /* Runs: {0} 4 free, {2} 8 free, {4} 2 free (1 and 3 full). */
+    setup (5, 8, NS_POLICY_PACK);
+    put (100, ABQ, NS_JOB_PACKED, "0:4");
+    put (101, ABQ, NS_JOB_PACKED, "1:8");
+    put (102, ABQ, NS_JOB_PACKED, "3:8");
+    put (103, ABQ, NS_JOB_PACKED, "4:6");
+    is_str (place (1, LAM, 2), "4:2", "tightest sufficient run: node 4");
+    is_str (place (2, LAM, 3), "0:3", "then node 0 (4 free) over node 2 (8)");
+    is_str (place (3, LAM, 9), "0:1,2:8",
+            "no run suffices: the largest first, then the next");
+
+    /* A tight run of two partly used nodes beats an empty node: stock
+     * splits a 5-core job 3+2 although node 3 has 8 free. */
+    setup (4, 8, NS_POLICY_PACK);
+    put (100, ABQ, NS_JOB_PACKED, "0:5");
+    put (101, ABQ, NS_JOB_PACKED, "1:5");
+    put (102, ABQ, NS_JOB_PACKED, "2:8");
+    is_str (place (1, LSD, 5), "0:3,1:2", "run {0,1} (6) beats run {3} (8)");
+
+    /* cpus per task: only whole tasks count. */
+    setup (2, 8, NS_POLICY_PACK);
+    put (100, ABQ, NS_JOB_PACKED, "0:5");
+    ns_request_t r;
+    ns_request_init (&r, 1, LAM, 2);
+    r.cpus_per_task = 2;
+    is_str (place_req (&r), "1:4", "3 free cores hold one 2-cpu task: node 1");
+}
+
+/* The default policy (twins, fallback at once, small jobs below half a
+ * node): the issue's example of six one-core jobs on 2 x 24. */
+static void test_small_jobs (void)
+{
+    setup_defaults (2, 24, NS_POLICY_TWINS);
+    const char *want[6] = { "0:1", "0:1", "0:1", "0:1", "0:1", "0:1" };
+    int placed = 0;
+    for (int i = 0; i < 6; i++)
+        placed += strcmp (place (i + 1, i % 3, 1), want[i]) == 0;
+    is_int (placed, 6, "six one-core jobs all start, densely on node 0");
+    is_int (pl->rule, NS_RULE_PACK, "rule pack");
+    is_int (pl->why, NS_PACK_SMALL, "why: small job");
+    is_int (pl->flags, NS_JOB_PACKED, "packed: no co-tenant limit");
+    is_str (pl->explain, "job 6 (LSD, 1 cores) [twins]: nodes 0 (1 cores) by "
+            "pack (small job), sharing 1 node", "explanation names the rule");
+
+    /* Two striped jobs, then 40 one-core jobs beside them (4 x 24). */
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    is_str (place (1, LAM, 24), "0:12,1:12", "LAM striped on an empty pair");
+    is_str (place (2, ABQ, 24), "2:12,3:12", "ABQ striped on the next pair");
+    int ok_small = 0;
+    for (int i = 0; i < 40; i++) {
+        const char *g = place (10 + i, i % 3, 1);
+        ok_small += strncmp (g, "wait", 4) != 0 && strncmp (g, "add", 3) != 0;
+    }
+    is_int (ok_small, 40, "40 one-core jobs start beside the striped jobs");
+    is_int (ns_node_free_cores (c, 0) + ns_node_free_cores (c, 1)
+                + ns_node_free_cores (c, 2) + ns_node_free_cores (c, 3),
+            8, "8 cores left");
+    is_int (ns_node_free_cores (c, 0), 0, "densely: node 0 full first");
+    is_int (ns_node_ngoverned (c, 0), 1, "node 0: one governed tenant");
+    is_int (ns_node_ntenants (c, 0), 13, "node 0: LAM and 12 small jobs");
+
+    /* Small jobs keep empty nodes for the jobs that gain from them. */
+    setup_defaults (3, 24, NS_POLICY_TWINS);
+    place (1, LAM, 24);             /* 0,1 */
+    is_str (place (2, ABQ, 4), "0:4", "small job on a busy node, not on 2");
+    is_str (place (3, LSD, 24), "1:12,2:12",
+            "LSD striped: empty node 2 and LAM's half of node 1 (node 0 "
+            "has 8 free)");
+}
+
+static void test_no_gain (void)
+{
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    int other = 7;      /* a program without figures: neutral */
+    is_str (place (1, other, 24), "0:24", "no predicted gain: one node");
+    is_int (pl->rule, NS_RULE_PACK, "rule pack");
+    is_int (pl->why, NS_PACK_NO_GAIN, "why: no predicted gain");
+    is_str (place (2, other, 24), "1:24", "its twin is not refused");
+    pol.stripe_margin = 0.3;
+    is_str (place (3, ABQ, 24), "2:24", "ABQ (1.255) under a 0.3 margin");
+    is_str (place (4, LSD, 24), "3:24",
+            "LSD (1.40) would stripe: one empty node, so pack's choice");
+    is_int (pl->rule, NS_RULE_FALLBACK, "rule fallback");
+    ns_request_t r;
+    ns_request_init (&r, 5, LSD, 24);
+    ok (ns_place_governed (c, &pol, m, &r), "LSD is governed");
+    ns_request_init (&r, 6, ABQ, 24);
+    ok (!ns_place_governed (c, &pol, m, &r), "ABQ is not under margin 0.3");
+    ns_request_init (&r, 7, LSD, 4);
+    ok (!ns_place_governed (c, &pol, m, &r), "small jobs are not governed");
+}
+
+/* The twin rule as a preference: fallback_after 0 (the default) places
+ * the job as pack would instead of leaving it waiting. */
+static void test_preference_fallback (void)
+{
+    setup_defaults (3, 24, NS_POLICY_TWINS);
+    is_str (place (1, LAM, 24), "0:12,1:12", "LAM striped");
+    is_str (place (2, LAM, 24), "2:24", "twin: pack's choice, node 2");
+    is_int (pl->rule, NS_RULE_FALLBACK, "rule fallback");
+    is_int (pl->flags, NS_JOB_PACKED, "a fallback job is packed");
+    is_str (place (3, LAM, 24), "0:12,1:12",
+            "only the twin's halves are free: they are used");
+    is_str (place (4, LAM, 1), "wait:resources", "full");
+
+    setup_defaults (3, 24, NS_POLICY_TWINS);
+    pol.fallback_after = 600;
+    place (1, LAM, 24);
+    ns_request_t r;
+    ns_request_init (&r, 2, LAM, 24);
+    r.waited = 599;
+    is_str (place_req (&r), "wait:twin", "fallback_after 600: waits at 599 s");
+    r.waited = 600;
+    is_str (place_req (&r), "2:24", "and packs at 600 s");
+}
+
+/* Partial co-tenancy (interf.h): the figures were measured with the
+ * co-tenant on half the node; a c-core co-tenant of a C-core node counts
+ * 2c/C of the effect. */
+static void test_partial (void)
+{
+    ok (fabs (ns_interf_partial_slowdown (m, LSD, LAM, 12, 24) - 1.178)
+            < 1e-12, "half a node: the measured 1.178");
+    ok (fabs (ns_interf_partial_slowdown (m, LSD, LAM, 1, 24)
+              - (1.0 + 0.178 / 12)) < 1e-12, "one core of 24: 1/12 of it");
+    ok (fabs (ns_interf_partial_slowdown (m, LSD, LAM, 24, 24) - 1.356)
+            < 1e-12, "the whole node: twice the effect");
+    ok (fabs (ns_interf_partial_slowdown (m, LAM, ABQ, 6, 24)
+              - (1.0 - 0.022 / 2)) < 1e-12, "below 1 scales too");
+    setup_defaults (2, 24, NS_POLICY_TWINS);
+    place (1, LSD, 24);               /* 0:12, 1:12 striped */
+    place (2, LAM, 1);                /* small, node 0 */
+    double want = (28.0 / 20.0) / (1.0 + 0.178 / 12);
+    ok (fabs (ns_job_rate (c, m, 1) - want) < 1e-12,
+        "LSD striped next to a one-core LAM: %.6f", ns_job_rate (c, m, 1));
+    ok (fabs (ns_job_rate (c, m, 2) - 1.0 / 0.979) < 1e-12,
+        "the one-core LAM next to 12 cores of LSD: 1/0.979, not striped");
 }
 
 static void test_errors (void)
@@ -318,8 +522,15 @@ static void test_errors (void)
     is_int (p.keep_program, LSD, "keep:LSD uses LSD's id");
     is_int (ns_policy_parse (&p, "keep:", progs, &err), -1, "keep: empty");
     is_int (ns_policy_parse (&p, "fair", progs, &err), -1, "unknown name");
-    is_str (err.text, "unknown policy 'fair' (expected exclusive, spread, "
-            "mixed, twins, same, keep:PROGRAM or min-slowdown)", "message");
+    is_str (err.text, "unknown policy 'fair' (expected pack, exclusive, "
+            "spread, mixed, twins, same, keep:PROGRAM or min-slowdown)",
+            "message");
+    is_int (ns_policy_parse (&p, "pack", progs, &err), 0, "parse pack");
+    is_int (p.kind, NS_POLICY_PACK, "pack parsed");
+    ns_policy_default (&p);
+    is_int ((int)p.fallback_after, 0, "default fallback_after 0: at once");
+    is_int (p.small_job_cores, -1, "default small_job_cores: half a node");
+    ok (p.stripe_margin == 0.02, "default stripe_margin 0.02");
     setup (2, 24, NS_POLICY_TWINS);
     ns_request_t r;
     ns_request_init (&r, 1, ABQ, 0);
@@ -339,6 +550,11 @@ int main (void)
     test_explicit ();
     test_cotenants_allowed ();
     test_fallback_seed ();
+    test_pack ();
+    test_small_jobs ();
+    test_no_gain ();
+    test_preference_fallback ();
+    test_partial ();
     test_errors ();
     ns_cluster_destroy (c);
     ns_placement_destroy (pl);

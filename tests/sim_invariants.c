@@ -87,8 +87,8 @@ static void replay (const struct trace_case *tc, const ns_simjob_t *jobs,
         diag ("%d jobs neither done nor too large", bad);
     const ns_simstats_t *st = ns_sim_stats (sim);
     ok (st->max_cotenants <= conf.policy.max_cotenants,
-        "%s %s: at most %d jobs on a node (saw %lld)", tc->file, pname,
-        conf.policy.max_cotenants, (long long)st->max_cotenants);
+        "%s %s: at most %d governed jobs on a node (saw %lld)", tc->file,
+        pname, conf.policy.max_cotenants, (long long)st->max_cotenants);
     ns_metrics_t met;
     ns_metrics_compute (sim, 0, &met);
     ok (met.utilization <= 1.0 && met.utilization > 0, "%s %s: utilisation "
@@ -129,11 +129,14 @@ int main (void)
             ns_progtab_destroy (pt);
             continue;
         }
-        /* a mild interference model so that rates really change */
-        for (int p = 0; p < 8; p++)
+        /* a mild interference model so that rates really change, and
+         * speedups so that some programs are striped (governed) */
+        for (int p = 0; p < 8; p++) {
+            ns_interf_set_speedup (m, p, 1.0 + 0.1 * (p % 3), NULL);
             for (int q = 0; q < 8; q++)
                 ns_interf_set_slowdown (m, p, q, 1.0 + 0.02 * ((p + q) % 5),
                                         NULL);
+        }
         for (int k = 0; k < NS_POLICY_COUNT; k++)
             replay (&cases[c], jobs, n, k, m);
         free (jobs);
