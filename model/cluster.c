@@ -632,6 +632,63 @@ int ns_cluster_next_open (const ns_cluster_t *c, int from, int mincores)
     }
 }
 
+int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
+                     int busy_only, int unit, int *start, int *end,
+                     int *cpus)
+{
+    if (!c || unit < 1)
+        return 0;
+    int nr = 0, prev = -2;
+    for (int w = 0; w < c->nwords; w++) {
+        uint64_t word = c->avail[w];
+        while (word) {
+            int n = (w << 6) + __builtin_ctzll (word);
+            word &= word - 1;
+            const struct node *nd = &c->nodes[n];
+            if ((allowed && !allowed[n]) || (busy_only && !nd->ntenants))
+                continue;
+            int a = (nd->cores - nd->used) / unit * unit;
+            if (a <= 0)
+                continue;
+            if (nr > 0 && n == prev + 1) {
+                end[nr - 1] = n;
+                cpus[nr - 1] += a;
+            }
+            else {
+                start[nr] = end[nr] = n;
+                cpus[nr] = a;
+                nr++;
+            }
+            prev = n;
+        }
+    }
+    return nr;
+}
+
+int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
+                         int busy_only, int unit, int from, int to, int need)
+{
+    int best = -1, best_free = 0;
+    if (!c || unit < 1)
+        return -1;
+    if (from < 0)
+        from = 0;
+    for (int n = from; n <= to && n < c->nnodes; n++) {
+        const struct node *nd = &c->nodes[n];
+        if (nd->closed || (allowed && !allowed[n])
+            || (busy_only && !nd->ntenants))
+            continue;
+        int a = (nd->cores - nd->used) / unit * unit;
+        if (a >= need && (best < 0 || a < best_free)) {
+            best = n;
+            best_free = a;
+            if (a == need)
+                break;
+        }
+    }
+    return best;
+}
+
 int ns_cluster_nempty (const ns_cluster_t *c)
 {
     return c ? c->nempty : 0;

@@ -86,6 +86,21 @@ int ns_cluster_nempty (const ns_cluster_t *c);
 /* First node with index >= from that is not held whole and has at least
  * one free core, or -1 (word scan: where stock packing may go). */
 int ns_cluster_next_avail (const ns_cluster_t *c, int from);
+
+/* Runs of consecutive usable nodes, the unit select/cons_tres chooses
+ * from: nodes allowed (allowed may be NULL), not held whole, with tenants
+ * when busy_only, and at least `unit` free cores (counted in whole units).
+ * Run i spans nodes start[i]..end[i] with cpus[i] usable cores in total.
+ * The arrays need room for (nodes + 1) / 2 runs; returns the count. */
+int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
+                     int busy_only, int unit, int *start, int *end,
+                     int *cpus);
+
+/* In nodes from..to, usable as for ns_cluster_runs, the one with the
+ * fewest usable cores that still has need (lowest index on ties), or -1:
+ * select/cons_tres's best-fit single node. */
+int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
+                         int busy_only, int unit, int from, int to, int need);
 /* Hint: no node will ever take a governed job once it holds k governed
  * jobs (the policy's max_cotenants; jobs added with NS_JOB_PACKED do not
  * count).  Such nodes then drop out of the open bitmaps, so

@@ -470,24 +470,9 @@ static int pack_avail (const struct decide *d, int n, int busy_only)
 
 static void pack_runs (const struct decide *d, int busy_only, struct runs *r)
 {
-    int prev = -2;
-    r->n = 0;
-    for (int n = ns_cluster_next_avail (d->c, 0); n >= 0;
-         n = ns_cluster_next_avail (d->c, n + 1)) {
-        int a = pack_avail (d, n, busy_only);
-        if (a <= 0)
-            continue;
-        if (r->n > 0 && n == prev + 1) {
-            r->end[r->n - 1] = n;
-            r->cpus[r->n - 1] += a;
-        }
-        else {
-            r->start[r->n] = r->end[r->n] = n;
-            r->cpus[r->n] = a;
-            r->n++;
-        }
-        prev = n;
-    }
+    r->n = ns_cluster_runs (d->c, d->req->allowed, busy_only,
+                            d->req->cpus_per_task, r->start, r->end,
+                            r->cpus);
 }
 
 static int pack_best_run (const struct runs *r, int rem)
@@ -520,19 +505,13 @@ static int pack_take (struct decide *d, int busy_only)
         int b = pack_best_run (&r, rem);
         if (b < 0)
             return 0;
-        int fit = -1, fit_size = 0;
-        for (int n = r.start[b]; n <= r.end[b]; n++) {
+        int fit = ns_cluster_best_fit (d->c, d->req->allowed, busy_only,
+                                       d->req->cpus_per_task, r.start[b],
+                                       r.end[b], rem);
+        int from = fit >= 0 ? fit : r.start[b];
+        int to = fit >= 0 ? fit : r.end[b];
+        for (int n = from; n <= to && rem > 0; n++) {
             int a = pack_avail (d, n, busy_only);
-            if (a >= rem && (fit < 0 || a < fit_size)) {
-                fit = n;
-                fit_size = a;
-                if (a == rem)
-                    break;
-            }
-        }
-        for (int n = r.start[b]; n <= r.end[b] && rem > 0; n++) {
-            int a = fit >= 0 ? (n == fit ? rem : 0) : pack_avail (d, n,
-                                                                 busy_only);
             if (a <= 0)
                 continue;
             if (a > rem)

@@ -651,6 +651,10 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
         return -1;
     if (f) {
         f->version = s->release_version;
+        /* Packing fails for want of cores, not of admissible nodes: the
+         * release log cannot tell more than the free-core count does. */
+        if (s->pl->rule == NS_RULE_PACK || s->pl->rule == NS_RULE_FALLBACK)
+            return 0;
         jb->fail_log = s->nrlog + 1;
         jb->fail_have = s->pl->found;
         jb->fail_width = s->pl->width;
@@ -791,6 +795,9 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
          pos < s->qend && examined < s->conf.bf_depth && free_cores (s) > 0;
          pos++, examined++) {
         int j = s->queue[pos];
+        if (s->jobs[j].in.ntasks > free_cores (s)
+            && s->jobs[j].in.ntasks <= ns_cluster_total_cores (s->c))
+            continue;       /* no policy places it now (decide () too) */
         double end = s->now + est_runtime (&s->jobs[j]);
         struct failkey *f = s->cacheable ? fail_slot (s, j) : NULL;
         /* Same policy-visible request, same state: same nodes, which
