@@ -41,6 +41,10 @@ typedef struct {
     uint32_t set_pn_min_cpus;
     uint16_t set_ntasks_per_node;
 
+    /* How the job was placed, for the model once it runs. */
+    int placed;            /* flags below are known */
+    int flags;             /* NS_JOB_* it runs with */
+
     uint64_t logged;       /* ns_jobmemo_hash() of the last logged line */
     unsigned gen;          /* sweep generation that last saw the job */
 } ns_jobinfo_t;

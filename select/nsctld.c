@@ -8,9 +8,10 @@
  *   jobs       running jobs' job_resrcs (CPUs held on each node) and the
  *              program each runs (identity.h: SPANK tag, batch script,
  *              job name)                          -> model jobs;
- *   request    job_details (tasks, cpus per task, --exclusive, -N,
- *              --ntasks-per-node, --nodelist) and the candidate bitmap
- *                                                 -> ns_request_t;
+ *   request    job_details (tasks, cpus per task) and the candidate
+ *              bitmap -> ns_request_t; explicit shapes (--exclusive,
+ *              -N, --ntasks-per-node, --nodelist) and jobs the policy
+ *              packs go to cons_tres unchanged;
  *   answer     placement -> the candidate bitmap restricted to the chosen
  *              nodes and, for a striped job, min_nodes, ntasks_per_node and
  *              pn_min_cpus (design.md section 7), or "not now" -> the job
@@ -53,6 +54,8 @@
 #pragma weak get_job_script
 #pragma weak find_job_record
 
+static int set16 (uint16_t v);
+
 /* Rebuild the model from slurmctld's records at least this often, so that
  * anything the start/end hooks missed cannot last. */
 #define REBUILD_EVERY 120
@@ -87,7 +90,6 @@ static struct {
     int nnodes;
     ns_placement_t *pl;
     unsigned char *allowed;
-    int *nodelist;
     ns_share_t *shares;         /* nnodes entries of scratch */
     struct running *run;
     int nrun, caprun;
@@ -155,11 +157,9 @@ void ns_ctld_fini (void)
     ns_jobmemo_destroy (S.memo);
     S.memo = NULL;
     free (S.allowed);
-    free (S.nodelist);
     free (S.shares);
     free (S.run);
     S.allowed = NULL;
-    S.nodelist = NULL;
     S.shares = NULL;
     S.run = NULL;
     S.nnodes = S.nrun = S.caprun = 0;
@@ -283,14 +283,12 @@ static int ensure_scratch (int nn)
         return 0;
     ns_placement_destroy (S.pl);
     free (S.allowed);
-    free (S.nodelist);
     free (S.shares);
     S.pl = ns_placement_create (nn);
     S.allowed = calloc (nn, 1);
-    S.nodelist = calloc (nn, sizeof (int));
     S.shares = calloc (nn, sizeof (ns_share_t));
     S.nnodes = nn;
-    if (!S.pl || !S.allowed || !S.nodelist || !S.shares) {
+    if (!S.pl || !S.allowed || !S.shares) {
         S.nnodes = 0;
         return -1;
     }
@@ -344,6 +342,35 @@ static int job_shares (const job_record_t *job)
     return n;
 }
 
+/* The NS_JOB_* flags of a running job the plugin has no decision of
+ * (placed before a restart, or by stock cons_tres): closed nodes for
+ * --exclusive and the exclusive/spread policies, striped when the policy
+ * governs it and it spans several nodes, else packed. */
+static int running_flags (const job_record_t *job, int program, int nnodes)
+{
+    const ns_policy_t *pol = ns_config_policy (S.cfg);
+    const struct job_details *d = job->details;
+    if ((d && d->whole_node == WHOLE_NODE_REQUIRED)
+        || pol->kind == NS_POLICY_EXCLUSIVE || pol->kind == NS_POLICY_SPREAD)
+        return NS_JOB_CLOSES_NODES
+               | (pol->kind == NS_POLICY_SPREAD ? NS_JOB_STRIPED : 0);
+    /* A striped job's details hold the shape this plugin wrote (min_nodes,
+     * ntasks_per_node): they cannot tell an explicit request from ours,
+     * so the program and size decide (a job that asked for -N counts as
+     * governed after a restart, the safe side of the co-tenant limit). */
+    if (!d)
+        return NS_JOB_PACKED;
+    ns_request_t r;
+    int cpt = set16 (d->cpus_per_task) ? d->cpus_per_task : 1;
+    int ntasks = d->num_tasks && d->num_tasks != NO_VAL
+                     ? (int)d->num_tasks : (int)(d->min_cpus / cpt);
+    ns_request_init (&r, job->job_id, program, ntasks > 0 ? ntasks : 1);
+    r.cpus_per_task = cpt;
+    if (!ns_place_governed (S.cl, pol, ns_config_interf (S.cfg), &r))
+        return NS_JOB_PACKED;
+    return nnodes > 1 ? NS_JOB_STRIPED : 0;
+}
+
 /* Add a job that holds resources to the model.  0, or -1 when the model
  * refuses it (logged; the job is then not seen as a co-tenant). */
 static int add_running (job_record_t *job)
@@ -357,11 +384,7 @@ static int add_running (job_record_t *job)
     if (n == 0)
         return 0;
     int program = program_of (job, ji);
-    ns_policy_kind_t kind = ns_config_policy (S.cfg)->kind;
-    int closes = (job->details
-                  && job->details->whole_node == WHOLE_NODE_REQUIRED)
-                 || kind == NS_POLICY_EXCLUSIVE || kind == NS_POLICY_SPREAD;
-    int flags = closes ? NS_JOB_CLOSES_NODES : 0;
+    int flags = ji->placed ? ji->flags : running_flags (job, program, n);
     if (ns_cluster_add_job (S.cl, job->job_id, program, S.shares, n, flags,
                             &err) < 0
         && (!flags || ns_cluster_add_job (S.cl, job->job_id, program,
@@ -505,6 +528,23 @@ static const char *beyond_model (const job_record_t *job)
     return NULL;
 }
 
+/* An explicit shape (design.md section 2: placed exactly as stock): the
+ * option that asks for it, or NULL. */
+static const char *explicit_request (const job_record_t *job)
+{
+    const struct job_details *d = job->details;
+    if (d->whole_node == WHOLE_NODE_REQUIRED)
+        return "--exclusive";
+    if (d->req_node_bitmap)
+        return "--nodelist";
+    /* Without -N slurmctld leaves max_nodes 0 (no limit). */
+    if ((d->max_nodes && d->max_nodes != NO_VAL) || d->min_nodes > 1)
+        return "-N";
+    if (set16 (d->ntasks_per_node))
+        return "--ntasks-per-node";
+    return NULL;
+}
+
 static void build_request (job_record_t *job, ns_jobinfo_t *ji,
                            bitstr_t *bitmap, ns_request_t *r)
 {
@@ -517,23 +557,10 @@ static void build_request (job_record_t *job, ns_jobinfo_t *ji,
     if (ntasks < 1)
         ntasks = 1;
 
+    /* Explicit shapes (explicit_request) never get here: cons_tres
+     * places them as asked. */
     ns_request_init (r, job->job_id, program_of (job, ji), ntasks);
     r->cpus_per_task = cpt;
-    if (d->whole_node == WHOLE_NODE_REQUIRED)
-        r->flags |= NS_REQ_WHOLE_NODES;
-    /* Without -N slurmctld leaves max_nodes 0 (no limit). */
-    if (d->max_nodes && d->max_nodes != NO_VAL)
-        r->nodes = (int)d->min_nodes;
-    if (set16 (d->ntasks_per_node))
-        r->ntasks_per_node = d->ntasks_per_node;
-    if (d->req_node_bitmap) {
-        int n = 0;
-        for (int i = 0; i < S.nnodes; i++)
-            if (bit_test (d->req_node_bitmap, i))
-                S.nodelist[n++] = i;
-        r->nodelist = S.nodelist;
-        r->nnodelist = n;
-    }
     for (int i = 0; i < S.nnodes; i++)
         S.allowed[i] = bit_test (bitmap, i) ? 1 : 0;
     r->allowed = S.allowed;
@@ -650,6 +677,27 @@ static void log_error_once (const job_record_t *job, const char *what)
     xfree (line);
 }
 
+/* "job 7 (LAM, 1 cores) [twins]: " of an explanation. */
+static int explain_head_len (const char *explain)
+{
+    const char *p = strstr (explain, "]: ");
+    return p ? (int)(p - explain) + 3 : 0;
+}
+
+/* The policy left the job to stock packing: cons_tres placed it. */
+static void log_stock (ns_jobinfo_t *ji, const ns_placement_t *pl,
+                       bitstr_t *bitmap)
+{
+    char *names = bitmap2node_name (bitmap);
+    char *line = xstrdup_printf (
+        "%.*splaced by cons_tres as stock Slurm would (%s%s%s) -> %s",
+        explain_head_len (pl->explain), pl->explain, ns_rule_name (pl->rule),
+        pl->why ? ": " : "", ns_pack_why_name (pl->why), names);
+    log_once (ji, line);
+    xfree (line);
+    xfree (names);
+}
+
 static int is_striped (const ns_placement_t *pl)
 {
     return (pl->rule == NS_RULE_STRIPE_EMPTY
@@ -721,6 +769,8 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
     if (pl->verdict == NS_PLACED) {
         rc = allocate_on (c, ji, r, pl, 1);
         if (rc == SLURM_SUCCESS) {
+            ji->placed = 1;
+            ji->flags = pl->flags;
             names = bitmap2node_name (c->bitmap);
             char *line = xstrdup_printf ("%s -> %s", pl->explain, names);
             log_once (ji, line);
@@ -826,13 +876,20 @@ static int decide_future (const ns_request_t *r)
     return found;
 }
 
+static int stocks (const ns_placement_t *pl)
+{
+    return pl->rule == NS_RULE_PACK || pl->rule == NS_RULE_FALLBACK;
+}
+
 static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
                             const ns_request_t *r)
 {
     if (S.pl->verdict == NS_PLACED)
         return allocate_on (c, ji, r, S.pl, 0);
     if (decide_future (r))
-        return allocate_on (c, ji, r, S.pl, 0);
+        return stocks (S.pl)
+                   ? call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes)
+                   : allocate_on (c, ji, r, S.pl, 0);
     /* Not even on an emptied cluster within these nodes: let cons_tres
      * answer for the nodes as they are. */
     return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
@@ -879,11 +936,40 @@ static int decide (const struct call *c, int run_now, int *waits)
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
 
+    why = explicit_request (job);
+    if (why) {
+        /* Stock's shape and stock's nodes (design.md section 2). */
+        ji->placed = 1;
+        ji->flags = job->details->whole_node == WHOLE_NODE_REQUIRED
+                        ? NS_JOB_CLOSES_NODES : NS_JOB_PACKED;
+        int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+        if (run_now && rc == SLURM_SUCCESS) {
+            char *names = bitmap2node_name (c->bitmap);
+            char *line = xstrdup_printf ("JobId=%u asks for %s: placed by "
+                                         "cons_tres as asked -> %s",
+                                         job->job_id, why, names);
+            log_once (ji, line);
+            xfree (line);
+            xfree (names);
+        }
+        return rc;
+    }
+
     build_request (job, ji, c->bitmap, &r);
     if (ns_place (S.cl, ns_config_policy (S.cfg), ns_config_interf (S.cfg),
                   ns_config_progtab (S.cfg), &r, S.pl, &err) < 0) {
         log_error_once (job, err.text);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+    }
+    if (stocks (S.pl)) {
+        /* Packed as stock Slurm packs it: cons_tres decides, whether it
+         * can start now or not. */
+        ji->placed = 1;
+        ji->flags = NS_JOB_PACKED;
+        int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+        if (run_now && rc == SLURM_SUCCESS)
+            log_stock (ji, S.pl, c->bitmap);
+        return rc;
     }
     if (S.pl->verdict == NS_NEVER) {
         /* The policy's shape never fits these nodes: cons_tres decides

@@ -8,11 +8,15 @@
 #   striping      sbatch -n 24 jobs of two programs go 12+12 onto disjoint
 #                 empty node pairs; srun inside runs 12 ranks per node
 #   co-scheduling further jobs share a pair with a different program
-#   twins         a third job of a program waits (Reason names nodeshare)
-#                 while only its twins have room, backfills nothing onto
-#                 its reserved nodes, and starts where backfill reserved
+#   small jobs    -n 2 lands on one node; 40 one-core jobs start at once
+#                 beside two striped jobs; -N MIN-MAX gives stock's counts
+#   twins         with the default fallback_after 0 a third job of a
+#                 program starts at once, packed as stock would; with -1 it
+#                 waits (Reason names nodeshare) while only its twins have
+#                 room, backfills nothing onto its reserved nodes, and
+#                 starts where backfill reserved
 #   as asked      --exclusive, -N 1, --ntasks-per-node, --nodelist and
-#                 --spread-job are placed as the user asked
+#                 --spread-job are placed by cons_tres as the user asked
 #   commands      squeue, sinfo, scontrol show job
 #   restart       slurmctld restarts with running jobs; the next decision
 #                 still sees every co-tenant and its program
@@ -66,11 +70,18 @@ test -L "$scratch/plugins/select_cons_tres_nodeshare.so" &&
     test ! -e "$scratch/plugins/select_cons_tres.so"
 tap_ok $? "  it links our plugin and leaves out select_cons_tres.so"
 
-good_config () {   # POLICY
+# LAM and ABQ gain from striping (their study figures): the twins policy
+# stripes them.  FALLBACK (default 0) is fallback_after.
+good_config () {   # POLICY [FALLBACK]
     cat <<EOF
 // written by tests/cluster/select.sh
 {
   "policy": "$1",
+  "fallback_after": ${2:-0},
+  "programs": {
+    "LAM": { "spread_speedup": 1.147, "slowdown": { "LAM": 1.024 } },
+    "ABQ": { "spread_speedup": 1.255 }
+  },
   "identity": {
     "patterns": [
       { "match": "lmp*", "program": "LAM" },
@@ -205,14 +216,75 @@ striping () {
         "[$tp]   squeue: 4 jobs RUNNING"
 
     e=$(sub lmp_serial -n 24)
-    wait_until 10 reason_matches "$e" '^\(?nodeshare: '
-    tap_ok $? "[$tp] a fifth job waits with a nodeshare reason: $(reason_of "$e")"
-    scontrol show job "$e" | grep -q 'Reason=nodeshare:_waits'
-    tap_ok $? "[$tp]   scontrol show job shows Reason=nodeshare:..."
+    wait_until 10 reason_matches "$e" '^\(Resources\)$'
+    tap_ok $? "[$tp] a fifth job waits for resources, as under stock: $(reason_of "$e")"
     clean_slate
 }
 
+# Small jobs (design.md section 2): two striped jobs, then 40 one-core jobs
+# start at once beside them; -n 2 lands on one node; -N MIN-MAX as stock.
+small () {
+    a=$(sub lmp_serial -n 2)
+    ns_wait_job_state "$a" RUNNING 20
+    tap_is "$(ns_job_field "$a" NumNodes) $(cpus_per_node "$a")" "1 2" \
+        "[$tp] -n 2 lands on one node ($(nodes_of "$a"))"
+    grep -F "nodeshare: job $a (LAM, 2 cores) [twins]: placed by cons_tres as stock Slurm would (pack: small job) -> " "$(log)" >/dev/null
+    tap_ok $? "[$tp]   log: placed by cons_tres as stock Slurm would (pack: small job)"
+    scancel "$a"
+    ns_wait_all_idle 30 >/dev/null
+    a=$(sub lmp_serial -n 24)
+    b=$(sub abq_std -n 24)
+    ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
+    tap_is "$(cpus_per_node "$a") / $(cpus_per_node "$b")" "12 12 / 12 12" \
+        "[$tp] LAM $a and ABQ $b striped 12+12 over empty pairs"
+    i=0 ids=""
+    while [ $i -lt 40 ]; do
+        ids="$ids $(ns_sbatch -D "$work" -o /dev/null -t 10 -n 1 -J "small$((i % 6))" \
+                   --wrap "exec sleep 600")"
+        i=$((i + 1))
+    done
+    all_running () {
+        [ "$(squeue -h -t RUNNING -o %i | wc -l | tr -d ' ')" = 42 ]
+    }
+    wait_until 60 all_running
+    tap_ok $? "[$tp] 40 one-core jobs all run beside them ($(squeue -h -t RUNNING -o %i | wc -l | tr -d ' ') running)"
+    tap_is "$(squeue -h -t PENDING -o %i | wc -l | tr -d ' ')" 0 "[$tp]   nothing pending"
+    tap_is "$(sinfo -h -o '%C' | cut -d/ -f1)" 88 "[$tp]   88 of 96 CPUs allocated"
+    show_queue | head -8
+    clean_slate
+    for range in "1-3 3" "2-4:-n8 4" "1-2:-n24 2" "2-3:-n6 3"; do
+        spec=${range% *} want=${range#* }
+        n=${spec%%:*} extra=$(echo "${spec#*:}" | sed -n 's/^-n/-n /p')
+        j=$(subplain lmp_serial -N "$n" $extra)
+        ns_wait_job_state "$j" RUNNING 20
+        tap_is "$(ns_job_field "$j" NumNodes)" "$want" \
+            "[$tp] -N $n $extra: $want nodes, as stock cons_tres gives"
+        scancel "$j"
+        ns_wait_all_idle 30 >/dev/null
+    done
+}
+
+# The twin rule as a preference (the default fallback_after 0): a third
+# LAM job starts at once, packed by cons_tres next to its twin.
+twins_preference () {
+    a=$(sub lmp_serial -n 24)
+    b=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
+    tap_ok $? "[$tp] two LAM jobs $a $b run"
+    c=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$c" RUNNING 20
+    tap_ok $? "[$tp] a third LAM job $c starts at once ($(nodes_of "$c"))"
+    grep -F "nodeshare: job $c (LAM, 24 cores) [twins]: placed by cons_tres as stock Slurm would (fallback) -> " "$(log)" >/dev/null
+    tap_ok $? "[$tp]   log: placed by cons_tres as stock Slurm would (fallback)"
+    clean_slate
+}
+
+# The twin rule strict (fallback_after -1): the third LAM job waits.
 twins () {
+    good_config twins -1 >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+    wait_until 10 log_has "nodeshare: reloaded: policy twins, stripe_width 2, max_cotenants 2, fallback_after -1"
+    tap_ok $? "[$tp] reconfigured: fallback_after -1"
     a=$(sub lmp_serial -n 24)
     b=$(sub lmp_serial -n 24)
     ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
@@ -221,6 +293,8 @@ twins () {
     wait_until 15 reason_matches "$c" '^\(?nodeshare: waits \(twin\)'
     tap_ok $? "[$tp] a third LAM job waits for a non-twin pair: $(reason_of "$c")"
     tap_is "$(ns_job_field "$c" JobState)" PENDING "[$tp]   it is PENDING"
+    scontrol show job "$c" | grep -q 'Reason=nodeshare:_waits'
+    tap_ok $? "[$tp]   scontrol show job shows Reason=nodeshare:..."
     # Backfill reserves the pair that frees up first for it.
     wait_until 15 test -n "$(ns_job_field "$c" SchedNodeList)"
     sched=$(ns_job_field "$c" SchedNodeList)
@@ -236,6 +310,8 @@ twins () {
     tap_is "$(nodes_of "$c")" "$sched" "[$tp]   on the reserved pair $sched"
     show_queue
     clean_slate
+    good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
 }
 
 # as_asked NAME WANT_NODES WANT_CPUS SBATCH ARGS...
@@ -270,7 +346,7 @@ shapes () {
 }
 
 srun_ranks () {
-    j=$(ns_sbatch -D "$work" -o "$work/ranks.%j" -n 24 -t 5 \
+    j=$(ns_sbatch -D "$work" -o "$work/ranks.%j" -n 24 -t 5 -J lmp_ranks \
         --wrap 'srun sh -c "echo \$SLURMD_NODENAME"')
     ns_wait_job_state "$j" COMPLETED 30
     tap_ok $? "[$tp] job $j (srun inside a striped job) completes"
@@ -340,7 +416,7 @@ reconfigure () {
 # running and its step still runs 12 ranks per node (same plugin_id, so
 # slurmctld recovers the job from its state files).
 rollback () {
-    j=$(ns_sbatch -D "$work" -o "$work/rollback.%j" -n 24 -t 5 \
+    j=$(ns_sbatch -D "$work" -o "$work/rollback.%j" -n 24 -t 5 -J lmp_rollback \
         --wrap 'sleep 6; srun sh -c "echo \$SLURMD_NODENAME"')
     ns_wait_job_state "$j" RUNNING 20
     tap_ok $? "[$tp] striped job $j runs before the rollback"
@@ -377,10 +453,10 @@ run_all () {   # TASKPLUGIN
     tap_ok $? "[$tp] cluster of 4 x 24 cores with select/cons_tres_nodeshare starts" ||
         return 1
     work=$NS_CLUSTER_DIR/work
-    log_has "nodeshare: policy twins, stripe_width 2, max_cotenants 2"
+    log_has "nodeshare: policy twins, stripe_width 2, max_cotenants 2, fallback_after 0"
     tap_ok $? "[$tp]   log: the configuration next to slurm.conf is read"
     tap_is "$(sinfo -h -o '%D %t %c')" "4 idle 24" "[$tp]   sinfo works: 4 idle nodes of 24"
-    for s in ${NS_SELECT_SCENARIOS:-striping twins shapes srun_ranks restart reconfigure rollback}; do
+    for s in ${NS_SELECT_SCENARIOS:-striping small twins_preference twins shapes srun_ranks restart reconfigure rollback}; do
         case $tp:$s in
             *:tag) [ -n "${NS_PLUGSTACK:-}" ] && $s ;;   # needs the SPANK plugin
             *) $s ;;
