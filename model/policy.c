@@ -156,10 +156,12 @@ ns_placement_t *ns_placement_create (int cap)
     if (!pl)
         return NULL;
     pl->shares = calloc (cap, sizeof (*pl->shares));
-    pl->scratch = calloc ((size_t)cap * 3, sizeof (int));
-    if (!pl->shares || !pl->scratch) {
+    pl->scratch = calloc ((size_t)cap * 4, sizeof (int));
+    pl->order = calloc ((size_t)cap, sizeof (long long));
+    if (!pl->shares || !pl->scratch || !pl->order) {
         free (pl->shares);
         free (pl->scratch);
+        free (pl->order);
         free (pl);
         return NULL;
     }
@@ -172,6 +174,7 @@ void ns_placement_destroy (ns_placement_t *pl)
     if (pl) {
         free (pl->shares);
         free (pl->scratch);
+        free (pl->order);
         free (pl);
     }
 }
@@ -475,54 +478,123 @@ static void pack_runs (const struct decide *d, int busy_only, struct runs *r)
                             r->cpus);
 }
 
-static int pack_best_run (const struct runs *r, int rem)
+/* The tightest run that still holds rem (earliest on ties), or -1. */
+static int pack_tightest (const struct runs *r, int rem)
 {
-    int best = -1, best_cpus = 0, best_ok = 0;
-    for (int i = 0; i < r->n; i++) {
-        if (r->cpus[i] <= 0)
-            continue;   /* taken */
-        int ok = r->cpus[i] >= rem;
-        if (best < 0 || (ok && !best_ok) || (ok && r->cpus[i] < best_cpus)
-            || (!ok && r->cpus[i] > best_cpus)) {
+    int best = -1;
+    for (int i = 0; i < r->n; i++)
+        if (r->cpus[i] >= rem && (best < 0 || r->cpus[i] < r->cpus[best]))
             best = i;
-            best_cpus = r->cpus[i];
-            best_ok = ok;
-        }
-    }
     return best;
 }
 
-/* 1 when the job got its CPUs (shares filled, d->found nodes). */
+static int by_cpus_desc (const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Take from run b: the best-fitting single node, else nodes in order. */
+static void pack_from_run (struct decide *d, const struct runs *r, int b,
+                           int busy_only, int *rem)
+{
+    ns_placement_t *pl = d->pl;
+    int fit = ns_cluster_best_fit (d->c, d->req->allowed, busy_only,
+                                   d->req->cpus_per_task, r->start[b],
+                                   r->end[b], *rem);
+    int from = fit >= 0 ? fit : r->start[b];
+    int to = fit >= 0 ? fit : r->end[b];
+    for (int n = from; n <= to && *rem > 0; n++) {
+        int a = pack_avail (d, n, busy_only);
+        if (a <= 0)
+            continue;
+        if (a > *rem)
+            a = *rem;
+        pl->shares[d->found].node = n;
+        pl->shares[d->found].cores = a;
+        d->found++;
+        *rem -= a;
+    }
+}
+
+/* The largest run with cpus left (earliest on ties), or -1. */
+static int pack_largest (const struct runs *r)
+{
+    int best = -1;
+    for (int i = 0; i < r->n; i++)
+        if (r->cpus[i] > 0 && (best < 0 || r->cpus[i] > r->cpus[best]))
+            best = i;
+    return best;
+}
+
+static int by_node (const void *a, const void *b)
+{
+    const ns_share_t *x = a, *y = b;
+    return (x->node > y->node) - (x->node < y->node);
+}
+
+/* The runs in order of decreasing size (earliest on ties): a linear scan
+ * for the first few, then one sort of what is left. */
+struct by_size {
+    const struct runs *r;
+    long long *order;
+    int taken, sorted, pos, n;
+};
+
+static int next_largest (struct by_size *o)
+{
+    const struct runs *r = o->r;
+    if (o->taken++ < 8)
+        return pack_largest (r);
+    if (!o->sorted) {
+        o->n = 0;
+        for (int i = 0; i < r->n; i++)
+            if (r->cpus[i] > 0)
+                o->order[o->n++] = ((long long)r->cpus[i] << 32)
+                                   | (unsigned)(INT_MAX - i);
+        qsort (o->order, o->n, sizeof (*o->order), by_cpus_desc);
+        o->sorted = 1;
+    }
+    return o->pos < o->n ? INT_MAX - (int)(o->order[o->pos++] & 0xffffffff)
+                         : -1;
+}
+
+/* 1 when the job got its CPUs (shares filled in node order, d->found
+ * nodes).  While no run suffices cons_tres takes the largest (earliest on
+ * ties) whole; the run that finally holds the rest is the tightest that
+ * does.  Runs are recorded with what was still needed when taken, then
+ * emitted in node order. */
 static int pack_take (struct decide *d, int busy_only)
 {
     ns_placement_t *pl = d->pl;
     struct runs r = { pl->scratch, pl->scratch + pl->cap,
                       pl->scratch + 2 * pl->cap, 0 };
+    int *need = pl->scratch + 3 * pl->cap;     /* 0: run not taken */
     int rem = d->req->ntasks * d->req->cpus_per_task;
     d->found = 0;
     pack_runs (d, busy_only, &r);
-    while (rem > 0) {
-        int b = pack_best_run (&r, rem);
-        if (b < 0)
-            return 0;
-        int fit = ns_cluster_best_fit (d->c, d->req->allowed, busy_only,
-                                       d->req->cpus_per_task, r.start[b],
-                                       r.end[b], rem);
-        int from = fit >= 0 ? fit : r.start[b];
-        int to = fit >= 0 ? fit : r.end[b];
-        for (int n = from; n <= to && rem > 0; n++) {
-            int a = pack_avail (d, n, busy_only);
-            if (a <= 0)
-                continue;
-            if (a > rem)
-                a = rem;
-            pl->shares[d->found].node = n;
-            pl->shares[d->found].cores = a;
-            d->found++;
-            rem -= a;
-        }
-        r.cpus[b] = 0;
+    long long total = 0;
+    for (int i = 0; i < r.n; i++) {
+        total += r.cpus[i];
+        need[i] = 0;
     }
+    if (total < rem)
+        return 0;
+    struct by_size o = { .r = &r, .order = pl->order };
+    for (;;) {
+        int l = next_largest (&o);
+        if (l < 0)
+            return 0;       /* cannot happen: total >= rem */
+        if (r.cpus[l] >= rem)
+            break;
+        need[l] = rem;
+        rem -= r.cpus[l];
+        r.cpus[l] = 0;
+    }
+    need[pack_tightest (&r, rem)] = rem;
+    for (int i = 0; i < r.n; i++)
+        if (need[i] > 0)
+            pack_from_run (d, &r, i, busy_only, &need[i]);
     return 1;
 }
 
@@ -535,9 +607,13 @@ static int pack (struct decide *d)
     return pack_take (d, 0);
 }
 
-/* Insertion sort: placements are a handful of nodes. */
+/* Insertion sort for the usual handful of nodes. */
 static void sort_shares (ns_share_t *s, int n)
 {
+    if (n > 16) {
+        qsort (s, n, sizeof (*s), by_node);
+        return;
+    }
     for (int i = 1; i < n; i++) {
         ns_share_t x = s[i];
         int k = i;
@@ -555,15 +631,15 @@ static void fill_cores (struct decide *d)
 {
     const ns_request_t *r = d->req;
     ns_placement_t *pl = d->pl;
-    sort_shares (pl->shares, d->width);
     if (d->rule == NS_RULE_PACK || d->rule == NS_RULE_FALLBACK) {
-        /* pack () set the cores of each node */
+        /* pack () left the shares in node order */
         pl->shared = 0;
         for (int i = 0; i < d->width; i++)
             pl->shared += !ns_node_is_empty (d->c, pl->shares[i].node);
         pl->n = d->width;
         return;
     }
+    sort_shares (pl->shares, d->width);
     int fixed = r->ntasks_per_node > 0 && r->nodes == 0 && !r->nodelist;
     int rich = r->ntasks - (d->tasks_hi - 1) * d->width;
     int left = r->ntasks;

@@ -133,7 +133,8 @@ typedef struct {
                            >= width nodes with >= slot cores fails too */
     ns_pack_why_t why;  /* rule NS_RULE_PACK / AS_ASKED: why packed */
     char explain[512];  /* one line, no newline ("" when quiet) */
-    int *scratch;       /* private: 3 x cap ints for pack's node runs */
+    int *scratch;       /* private: 4 x cap ints for pack's node runs */
+    long long *order;   /* private: cap entries to order them */
 } ns_placement_t;
 
 /* Room for up to cap nodes (use the cluster's node count). */
