@@ -41,6 +41,7 @@ struct opts {
     const char *trace;
     const char *config;
     const char *policies;
+    const char *baseline;   /* pack, exclusive; NULL: by mode */
     ns_trace_format_t format;
     ns_backfill_t backfill;
     int bf_depth;
@@ -65,6 +66,7 @@ struct run {
     ns_policy_t policies[MAX_POLICIES];
     char names[MAX_POLICIES][64];
     int npolicies;
+    const char *baseline;   /* name of the policy thr is relative to */
     /* trace mode */
     ns_simjob_t *jobs;
     int64_t njobs;
@@ -104,8 +106,11 @@ static void usage (FILE *f)
 "Policy:\n"
 "  -c, --config FILE      nodeshare.json (programs, figures, patterns)\n"
 "  -p, --policy LIST      policies, comma separated, or all (default all):\n"
-"                         exclusive spread mixed twins same keep:P\n"
-"                         min-slowdown\n"
+"                         pack exclusive spread mixed twins same\n"
+"                         min-slowdown keep:P\n"
+"      --baseline P       pack or exclusive: the policy throughput is\n"
+"                         relative to (run first if not listed; default\n"
+"                         pack for a trace, exclusive for --closed)\n"
 "  -b, --backfill MODE    easy (default) or none (plain FCFS)\n"
 "      --bf-depth N       queued jobs examined per backfill pass (100)\n"
 "      --assign-classes   give trace programs not named in the\n"
@@ -171,6 +176,7 @@ static int parse_loads (struct opts *o, const char *s)
 enum {
     OPT_STRICT = 256, OPT_MAX_JOBS, OPT_CLOSED, OPT_HORIZON, OPT_BF_DEPTH,
     OPT_ASSIGN, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SVG, OPT_CHECK,
+    OPT_BASELINE,
 };
 
 static const struct option longopts[] = {
@@ -183,6 +189,7 @@ static const struct option longopts[] = {
     { "horizon", required_argument, NULL, OPT_HORIZON },
     { "config", required_argument, NULL, 'c' },
     { "policy", required_argument, NULL, 'p' },
+    { "baseline", required_argument, NULL, OPT_BASELINE },
     { "backfill", required_argument, NULL, 'b' },
     { "bf-depth", required_argument, NULL, OPT_BF_DEPTH },
     { "assign-classes", no_argument, NULL, OPT_ASSIGN },
@@ -235,6 +242,12 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
         return 0;
     case 'c': o->config = arg; return 0;
     case 'p': o->policies = arg; return 0;
+    case OPT_BASELINE:
+        if (strcmp (arg, "pack") != 0 && strcmp (arg, "exclusive") != 0)
+            return die ("--baseline '%s': expected pack (stock Slurm) or "
+                        "exclusive (one job per node)", arg);
+        o->baseline = arg;
+        return 0;
     case 'b':
         if (strcmp (arg, "easy") == 0)
             o->backfill = NS_BACKFILL_EASY;
@@ -284,7 +297,7 @@ static int parse_opts (int argc, char **argv, struct opts *o)
 
 /* ---- policies ---- */
 
-static int add_policy (struct run *r, const char *name)
+static int add_policy (struct run *r, const char *opt, const char *name)
 {
     ns_error_t err;
     if (r->npolicies == MAX_POLICIES)
@@ -292,49 +305,82 @@ static int add_policy (struct run *r, const char *name)
     ns_policy_t *p = &r->policies[r->npolicies];
     *p = *ns_config_policy (r->cfg);
     if (ns_policy_parse (p, name, r->progs, &err) < 0)
-        return die ("--policy: %s", err.text);
+        return die ("%s: %s", opt, err.text);
     ns_policy_name (p, r->progs, r->names[r->npolicies], 64);
     r->npolicies++;
     return 0;
 }
 
+/* Whether model/ knows the policy NAME (not keep:P). */
+static int policy_known (const char *name)
+{
+    ns_policy_t p;
+    ns_error_t err;
+    ns_policy_default (&p);
+    return ns_policy_parse (&p, name, NULL, &err) == 0;
+}
+
 static int parse_policies (struct run *r)
 {
-    static const char *all[] = { "exclusive", "spread", "mixed", "twins",
-                                 "same", "min-slowdown" };
+    /* pack first: what a stock cluster runs.  Until model/ has pack,
+     * all leaves it out and the trace baseline is exclusive. */
+    static const char *all[] = { "pack", "exclusive", "spread", "mixed",
+                                 "twins", "same", "min-slowdown" };
     const char *list = r->o.policies ? r->o.policies : "all";
     char *copy = strdup (list), *save = NULL;
-    int rc = 0, have_exclusive = 0;
+    int rc = 0;
     for (char *tok = strtok_r (copy, ",", &save); tok && rc == 0;
          tok = strtok_r (NULL, ",", &save)) {
         if (strcmp (tok, "all") == 0) {
-            for (size_t i = 0; i < sizeof (all) / sizeof (all[0]) && !rc; i++)
-                rc = add_policy (r, all[i]);
+            for (size_t i = 0; i < sizeof (all) / sizeof (all[0]) && !rc;
+                 i++)
+                if (strcmp (all[i], "pack") != 0 || policy_known ("pack"))
+                    rc = add_policy (r, "--policy", all[i]);
             /* keep:P for the first configured program, if any */
             if (!rc && ns_interf_nprograms (r->model) > 0) {
                 char keep[NS_PROGRAM_NAME_MAX + 8];
                 snprintf (keep, sizeof (keep), "keep:%s",
                           ns_progtab_name (r->progs, 0));
-                rc = add_policy (r, keep);
+                rc = add_policy (r, "--policy", keep);
             }
         }
         else
-            rc = add_policy (r, tok);
+            rc = add_policy (r, "--policy", tok);
     }
     free (copy);
+    if (rc < 0)
+        return -1;
+    /* The baseline: what a stock cluster runs when a trace is replayed,
+     * one job per node in the closed experiment (the study's reference). */
+    r->baseline = r->o.baseline;
+    if (!r->baseline)
+        r->baseline = r->o.trace && policy_known ("pack") ? "pack"
+                                                           : "exclusive";
     for (int i = 0; i < r->npolicies; i++)
-        have_exclusive |= r->policies[i].kind == NS_POLICY_EXCLUSIVE;
-    /* throughput_ratio needs the exclusive baseline: run it first. */
-    if (rc == 0 && !have_exclusive) {
-        memmove (&r->policies[1], &r->policies[0],
-                 sizeof (ns_policy_t) * r->npolicies);
-        memmove (&r->names[1], &r->names[0], 64 * r->npolicies);
-        r->npolicies++;
-        r->policies[0] = *ns_config_policy (r->cfg);
-        r->policies[0].kind = NS_POLICY_EXCLUSIVE;
-        snprintf (r->names[0], 64, "exclusive");
-    }
-    return rc;
+        if (strcmp (r->names[i], r->baseline) == 0)
+            return 0;
+    /* Not listed: run it first. */
+    if (r->npolicies == MAX_POLICIES)
+        return die ("--policy: more than %d policies with the baseline",
+                    MAX_POLICIES - 1);
+    ns_policy_t saved[MAX_POLICIES];
+    char names[MAX_POLICIES][64];
+    int n = r->npolicies;
+    memcpy (saved, r->policies, sizeof (ns_policy_t) * n);
+    memcpy (names, r->names, 64 * n);
+    r->npolicies = 0;
+    if (add_policy (r, "--baseline", r->baseline) < 0)
+        return -1;
+    memcpy (&r->policies[1], saved, sizeof (ns_policy_t) * n);
+    memcpy (&r->names[1], names, 64 * n);
+    r->npolicies = n + 1;
+    return 0;
+}
+
+/* What the baseline stands for, in the line above the table. */
+static const char *baseline_what (const char *baseline)
+{
+    return strcmp (baseline, "pack") == 0 ? "stock Slurm" : "one job per node";
 }
 
 /* ---- trace loading ---- */
@@ -740,6 +786,8 @@ static json_object *input_json (const struct run *r)
     json_object_object_add (in, "backfill", json_object_new_string (
                                 r->o.backfill == NS_BACKFILL_EASY ? "easy"
                                                                   : "none"));
+    json_object_object_add (in, "baseline",
+                            json_object_new_string (r->baseline));
     if (r->o.trace) {
         json_object_object_add (in, "jobs_read",
                                 json_object_new_int64 (r->jobs_read));
@@ -818,7 +866,7 @@ static int write_svg (const struct run *r)
     FILE *f = open_out (r->o.svg);
     if (!f)
         return -1;
-    ns_report_svg (f, r->metrics, r->nmetrics, title);
+    ns_report_svg (f, r->metrics, r->nmetrics, title, r->baseline);
     return close_out (f, r->o.svg);
 }
 
@@ -860,9 +908,12 @@ static void print_input (const struct run *r)
 static int outputs (struct run *r)
 {
     int rc = 0;
-    ns_metrics_ratios (r->metrics, r->nmetrics);
+    ns_metrics_ratios (r->metrics, r->nmetrics, r->baseline);
     if (!r->o.json || strcmp (r->o.json, "-") != 0) {
         print_input (r);
+        printf ("thr: work per hour relative to %s (%s)%s\n", r->baseline,
+                baseline_what (r->baseline),
+                r->o.trace ? "" : " at the same load");
         ns_report_table (stdout, r->metrics, r->nmetrics);
         for (int i = 0; i < r->nmetrics; i++)
             if (r->metrics[i].never)

@@ -104,13 +104,22 @@ else
     printf '%s\n%s\n' "$a" "$b" | sed 's/^/#   /'
 fi
 
+# The baseline of a trace is pack (stock Slurm) once model/ has it, else
+# exclusive; the closed experiment's is exclusive.
+if "$sim" -q -p pack --closed 1 --horizon 1000 >/dev/null 2>&1; then
+    have_pack=1 trace_baseline=pack
+else
+    have_pack=0 trace_baseline=exclusive
+fi
+echo "# model/ has pack: $have_pack; trace baseline: $trace_baseline"
+
 # Outputs.
 "$sim" -q -p twins,mixed --json "$tmp/out.json" --csv "$tmp/out.csv" \
     --svg "$tmp/out.svg" "$tmp/good.swf" >/dev/null 2>&1
 if grep -q '"throughput_ratio"' "$tmp/out.json" \
    && grep -q '"jobs_skipped"' "$tmp/out.json" \
    && [ "$(grep -c '"policy":' "$tmp/out.json")" = 3 ]; then
-    pass "JSON: exclusive baseline + 2 policies, input section"
+    pass "JSON: baseline + 2 policies, input section"
 else
     fail "JSON"
 fi
@@ -121,8 +130,9 @@ if [ "$(wc -l <"$tmp/out.csv")" = 10 ] \
 else
     fail "CSV: $(wc -l <"$tmp/out.csv") lines"
 fi
-if grep -q '<svg' "$tmp/out.svg" && grep -q 'Throughput vs exclusive' \
-    "$tmp/out.svg" && grep -q '</svg>' "$tmp/out.svg"; then
+if grep -q '<svg' "$tmp/out.svg" \
+   && grep -q "Throughput vs $trace_baseline" "$tmp/out.svg" \
+   && grep -q '</svg>' "$tmp/out.svg"; then
     pass "SVG: complete document with the throughput chart"
 else
     fail "SVG"
@@ -134,5 +144,72 @@ else
     fail "CSV striping row"
     grep '^twins,3' "$tmp/out.csv" | sed 's/^/#   /'
 fi
+
+# policies FILE: the policy names of a JSON result, comma separated.
+policies () {
+    grep '"policy":' "$1" | sed 's/.*: "//; s/".*//' | paste -sd, -
+}
+# jfield FILE KEY: the first value of "KEY": in a JSON result.
+jfield () {
+    grep "\"$2\":" "$1" | head -1 | sed 's/.*: *//; s/,$//'
+}
+
+# --baseline
+expect "unknown baseline" 2 \
+    "--baseline 'twins': expected pack (stock Slurm) or exclusive (one job per node)" \
+    --baseline twins "$tmp/good.swf"
+expect "baseline named in the table" 0 \
+    "thr: work per hour relative to exclusive (one job per node)" \
+    --baseline exclusive -p twins "$tmp/good.swf"
+"$sim" -q --baseline exclusive -p twins,mixed --json "$tmp/b.json" \
+    --svg "$tmp/b.svg" "$tmp/good.swf" >/dev/null 2>&1
+if [ "$(policies "$tmp/b.json")" = exclusive,twins,mixed ] \
+   && [ "$(jfield "$tmp/b.json" baseline)" = '"exclusive"' ] \
+   && [ "$(jfield "$tmp/b.json" throughput_ratio)" = 1.0 ] \
+   && grep -q 'Throughput vs exclusive' "$tmp/b.svg"; then
+    pass "--baseline exclusive: run first, in input.baseline and the SVG"
+else
+    fail "--baseline exclusive"
+    sed 's/^/#   /' "$tmp/b.json"
+fi
+"$sim" -q --baseline exclusive -p twins,exclusive --json "$tmp/b.json" \
+    "$tmp/good.swf" >/dev/null 2>&1
+if [ "$(policies "$tmp/b.json")" = twins,exclusive ]; then
+    pass "a listed baseline keeps its place and runs once"
+else
+    fail "listed baseline: $(policies "$tmp/b.json")"
+fi
+"$sim" -q --closed 1 --horizon 100000 -p twins --json "$tmp/c.json" \
+    >"$tmp/c.out" 2>&1
+if [ "$(policies "$tmp/c.json")" = exclusive,twins ] \
+   && [ "$(jfield "$tmp/c.json" baseline)" = '"exclusive"' ]; then
+    pass "closed experiment: baseline exclusive by default"
+else
+    fail "closed experiment baseline: $(policies "$tmp/c.json")"
+fi
+"$sim" -q -p twins --json "$tmp/t.json" "$tmp/good.swf" >/dev/null 2>&1
+if [ "$(policies "$tmp/t.json")" = "$trace_baseline,twins" ] \
+   && [ "$(jfield "$tmp/t.json" baseline)" = "\"$trace_baseline\"" ]; then
+    pass "trace: baseline $trace_baseline by default"
+else
+    fail "trace default baseline: $(policies "$tmp/t.json")"
+fi
+"$sim" -q --json "$tmp/all.json" "$tmp/good.swf" >/dev/null 2>&1
+want=exclusive,spread,mixed,twins,same,min-slowdown,keep:ABQ
+[ $have_pack = 1 ] && want=pack,$want
+if [ "$(policies "$tmp/all.json")" = "$want" ]; then
+    pass "--policy all: $want"
+else
+    fail "--policy all: $(policies "$tmp/all.json")"
+fi
+if [ $have_pack = 1 ]; then
+    expect "--baseline pack, closed experiment" 0 \
+        "thr: work per hour relative to pack (stock Slurm) at the same load" \
+        --baseline pack -p twins --closed 1 --horizon 100000
+else
+    expect "--baseline pack without pack in model/: precise error" 2 \
+        "--baseline: unknown policy 'pack'" --baseline pack "$tmp/good.swf"
+fi
+
 echo "1..$n"
 [ $failed -eq 0 ]
