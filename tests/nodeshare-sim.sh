@@ -211,5 +211,40 @@ else
         "--baseline: unknown policy 'pack'" --baseline pack "$tmp/good.swf"
 fi
 
+# --jobs: the same outputs from 1 thread and from 3.
+mix="$top_srcdir/tests/traces/swf-mix.swf"
+expect "bad --jobs" 2 "--jobs '0': expected an integer 1..1024" -j 0 "$mix"
+for j in 1 3; do
+    "$sim" -q -j $j --assign-classes --json "$tmp/j$j.json" \
+        --csv "$tmp/j$j.csv" --svg "$tmp/j$j.svg" "$mix" >"$tmp/j$j.out" \
+        2>&1
+    grep -v '"wall_s":\|"peak_rss_mb":' "$tmp/j$j.json" >"$tmp/j$j.jsonx"
+    "$sim" -q --jobs $j --closed 1,0.5 --horizon 200000 \
+        --json "$tmp/c$j.json" --csv "$tmp/c$j.csv" >"$tmp/c$j.out" 2>&1
+    grep -v '"wall_s":\|"peak_rss_mb":' "$tmp/c$j.json" >"$tmp/c$j.jsonx"
+done
+if [ "$(grep -c '"policy":' "$tmp/j1.json")" -ge 7 ] \
+   && [ "$(wc -l <"$tmp/j1.csv")" -gt 2800 ] \
+   && cmp -s "$tmp/j1.jsonx" "$tmp/j3.jsonx" \
+   && cmp -s "$tmp/j1.csv" "$tmp/j3.csv" \
+   && cmp -s "$tmp/j1.svg" "$tmp/j3.svg" \
+   && cmp -s "$tmp/j1.out" "$tmp/j3.out"; then
+    pass "trace: --jobs 1 and --jobs 3 give the same JSON, CSV, SVG, table"
+else
+    fail "trace: --jobs 1 and --jobs 3 differ"
+    diff "$tmp/j1.jsonx" "$tmp/j3.jsonx" | head -10 | sed 's/^/#   /'
+    diff "$tmp/j1.csv" "$tmp/j3.csv" | head -10 | sed 's/^/#   /'
+fi
+# all: 7 policies (8 with pack) at 2 loads
+if [ "$(grep -c '"policy":' "$tmp/c1.json")" = $((2 * (7 + have_pack))) ] \
+   && cmp -s "$tmp/c1.jsonx" "$tmp/c3.jsonx" \
+   && cmp -s "$tmp/c1.csv" "$tmp/c3.csv" \
+   && cmp -s "$tmp/c1.out" "$tmp/c3.out"; then
+    pass "closed: --jobs 1 and --jobs 3 give the same JSON, CSV, table"
+else
+    fail "closed: --jobs 1 and --jobs 3 differ"
+    diff "$tmp/c1.jsonx" "$tmp/c3.jsonx" | head -10 | sed 's/^/#   /'
+fi
+
 echo "1..$n"
 [ $failed -eq 0 ]
