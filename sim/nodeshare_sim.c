@@ -70,6 +70,7 @@ struct run {
     char names[MAX_POLICIES][64];
     int npolicies;
     const char *baseline;   /* name of the policy thr is relative to */
+    char note[256];         /* one-core machine note, or "" */
     /* trace mode */
     ns_simjob_t *jobs;
     int64_t njobs;
@@ -1003,6 +1004,8 @@ static json_object *input_json (const struct run *r)
                                                                   : "none"));
     json_object_object_add (in, "baseline",
                             json_object_new_string (r->baseline));
+    json_object_object_add (in, "note", r->note[0]
+                            ? json_object_new_string (r->note) : NULL);
     if (r->o.trace) {
         json_object_object_add (in, "jobs_read",
                                 json_object_new_int64 (r->jobs_read));
@@ -1159,15 +1162,32 @@ static int load_config (struct run *r)
     return 0;
 }
 
+/* Machines with one core per node: nothing can be shared or striped.
+ * from_header: the SWF header gave the node size, not --cores. */
+static void one_core_note (struct run *r, int from_header)
+{
+    if (r->o.cores != 1)
+        return;
+    const char *why = from_header ? "trace header MaxNodes = MaxProcs"
+                                  : "--cores 1";
+    snprintf (r->note, sizeof (r->note), "nodes have 1 core each (%s): no "
+              "policy can share or stripe a node, so every policy gives the "
+              "same schedule; give %s to replay on nodes of C cores", why,
+              r->o.trace ? "--nodes N --cores C" : "--cores C");
+    fprintf (stderr, "nodeshare-sim: note: %s\n", r->note);
+}
+
 static int run_all (struct run *r)
 {
     if (r->o.trace) {
         int nconf = ns_progtab_count (r->progs);
+        int cores_from_header = !r->o.cores;
         if (load_trace (r) < 0 || machine_size (r) < 0)
             return -1;
         qsort (r->jobs, r->njobs, sizeof (ns_simjob_t), cmp_submit);
         if (r->o.assign_classes)
             assign_classes (r, nconf);
+        one_core_note (r, cores_from_header);
         /* From here on r is only read until every policy has run. */
         return run_tasks (r, NULL, 0);
     }
@@ -1181,6 +1201,7 @@ static int run_all (struct run *r)
     }
     if (setup_closed (r) < 0)
         return -1;
+    one_core_note (r, 0);
     return run_tasks (r, r->o.loads, r->o.nloads);
 }
 

@@ -246,5 +246,33 @@ else
     diff "$tmp/c1.jsonx" "$tmp/c3.jsonx" | head -10 | sed 's/^/#   /'
 fi
 
+# Nodes of one core: the note, once, on stderr and in the JSON.
+sed 's/MaxProcs: 16/MaxProcs: 4/' "$tmp/good.swf" | grep -v '^3 ' \
+    >"$tmp/one.swf"
+"$sim" -q -p twins --json "$tmp/one.json" "$tmp/one.swf" \
+    >"$tmp/one.out" 2>"$tmp/one.err"
+note="note: nodes have 1 core each (trace header MaxNodes = MaxProcs): no policy can share or stripe a node, so every policy gives the same schedule; give --nodes N --cores C to replay on nodes of C cores"
+if [ "$(grep -cF "$note" "$tmp/one.err")" = 1 ] \
+   && ! grep -q note "$tmp/one.out" \
+   && grep -q '"note": "nodes have 1 core each (trace header' \
+       "$tmp/one.json"; then
+    pass "one core per node: note on stderr and in input.note"
+else
+    fail "one core per node: no note"
+    sed 's/^/#   /' "$tmp/one.err"
+fi
+expect "one core per node from --cores 1: the note says so" 0 \
+    "note: nodes have 1 core each (--cores 1)" -C 1 "$tmp/good.swf"
+expect "closed experiment on nodes of one core: the note" 0 \
+    "note: nodes have 1 core each (--cores 1)" --closed 1 -C 1 \
+    --horizon 100000
+"$sim" -q -p twins --json "$tmp/four.json" "$tmp/good.swf" \
+    >/dev/null 2>"$tmp/four.err"
+if ! grep -q note "$tmp/four.err" \
+   && [ "$(jfield "$tmp/four.json" note)" = null ]; then
+    pass "nodes of 4 cores: no note"
+else
+    fail "nodes of 4 cores: a note"
+fi
 echo "1..$n"
 [ $failed -eq 0 ]
