@@ -8,9 +8,10 @@
 #
 # Machines.  RICC: its header's 1024 nodes x 8 cores.  KTH and NASA: their
 # headers say 100 x 1 and 128 x 1 processors (MaxNodes = MaxProcs): with
-# one core per node nothing can be shared or striped and every policy
-# gives the same schedule, so they are replayed as given and again on
-# nodes of 4 cores, 25 x 4 and 32 x 4.  Why 4 (zcat TRACE | awk on field
+# one core per node nothing can be shared or striped, and the policies
+# differ only in which nodes they pick (which EASY backfilling can feel),
+# so they are replayed as given and again on nodes of 4 cores, 25 x 4
+# and 32 x 4.  Why 4 (zcat TRACE | awk on field
 # 5, the processors of each job):
 #   - a node that can be shared needs at least 2 cores, and twins stripes
 #     a job over twice its nodes with half of each node's cores: an even
@@ -185,7 +186,8 @@ cat "$tmp/table"
 if grep -q '¹' "$tmp/table"; then
     echo
     echo "¹ One core per node (trace header MaxNodes = MaxProcs): no policy"
-    echo "can share or stripe a node, so every policy gives the same schedule."
+    echo "can share or stripe a node; the policies differ only in which nodes"
+    echo "they pick, which changes what EASY backfilling can start."
 fi
 
 # The closed study experiment: ABQ, LAM and LSD at load 1.0 on the

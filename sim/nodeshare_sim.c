@@ -70,7 +70,7 @@ struct run {
     char names[MAX_POLICIES][64];
     int npolicies;
     const char *baseline;   /* name of the policy thr is relative to */
-    char note[256];         /* one-core machine note, or "" */
+    char note[512];         /* one-core machine note, or "" */
     /* trace mode */
     ns_simjob_t *jobs;
     int64_t njobs;
@@ -1163,6 +1163,10 @@ static int load_config (struct run *r)
 }
 
 /* Machines with one core per node: nothing can be shared or striped.
+ * Policies still pick different nodes (pack takes runs of nodes as
+ * cons_tres does), and EASY backfilling keeps off the nodes reserved for
+ * the queue head, so with EASY the schedules may differ through that
+ * alone; without backfilling they are the same.
  * from_header: the SWF header gave the node size, not --cores. */
 static void one_core_note (struct run *r, int from_header)
 {
@@ -1170,9 +1174,14 @@ static void one_core_note (struct run *r, int from_header)
         return;
     const char *why = from_header ? "trace header MaxNodes = MaxProcs"
                                   : "--cores 1";
+    const char *differ = r->o.backfill == NS_BACKFILL_NONE
+        ? ", so every policy gives the same schedule"
+        : "; schedules differ only where a policy's choice of nodes changes "
+          "what EASY backfilling can start (with --backfill none, every "
+          "policy gives the same schedule)";
     snprintf (r->note, sizeof (r->note), "nodes have 1 core each (%s): no "
-              "policy can share or stripe a node, so every policy gives the "
-              "same schedule; give %s to replay on nodes of C cores", why,
+              "policy can share or stripe a node%s; give %s to replay on "
+              "nodes of C cores", why, differ,
               r->o.trace ? "--nodes N --cores C" : "--cores C");
     fprintf (stderr, "nodeshare-sim: note: %s\n", r->note);
 }

@@ -251,7 +251,7 @@ sed 's/MaxProcs: 16/MaxProcs: 4/' "$tmp/good.swf" | grep -v '^3 ' \
     >"$tmp/one.swf"
 "$sim" -q -p twins --json "$tmp/one.json" "$tmp/one.swf" \
     >"$tmp/one.out" 2>"$tmp/one.err"
-note="note: nodes have 1 core each (trace header MaxNodes = MaxProcs): no policy can share or stripe a node, so every policy gives the same schedule; give --nodes N --cores C to replay on nodes of C cores"
+note="note: nodes have 1 core each (trace header MaxNodes = MaxProcs): no policy can share or stripe a node; schedules differ only where a policy's choice of nodes changes what EASY backfilling can start (with --backfill none, every policy gives the same schedule); give --nodes N --cores C to replay on nodes of C cores"
 if [ "$(grep -cF "$note" "$tmp/one.err")" = 1 ] \
    && ! grep -q note "$tmp/one.out" \
    && grep -q '"note": "nodes have 1 core each (trace header' \
@@ -261,6 +261,9 @@ else
     fail "one core per node: no note"
     sed 's/^/#   /' "$tmp/one.err"
 fi
+expect "one core per node, no backfilling: the same schedule" 0 \
+    "no policy can share or stripe a node, so every policy gives the same schedule; give" \
+    -b none "$tmp/one.swf"
 expect "one core per node from --cores 1: the note says so" 0 \
     "note: nodes have 1 core each (--cores 1)" -C 1 "$tmp/good.swf"
 expect "closed experiment on nodes of one core: the note" 0 \
