@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,8 @@ struct opts {
     const char *trace;
     const char *config;
     const char *policies;
+    const char *baseline;   /* pack, exclusive; NULL: by mode */
+    int jobs;               /* threads running policies (--jobs) */
     ns_trace_format_t format;
     ns_backfill_t backfill;
     int bf_depth;
@@ -65,6 +69,8 @@ struct run {
     ns_policy_t policies[MAX_POLICIES];
     char names[MAX_POLICIES][64];
     int npolicies;
+    const char *baseline;   /* name of the policy thr is relative to */
+    char note[512];         /* one-core machine note, or "" */
     /* trace mode */
     ns_simjob_t *jobs;
     int64_t njobs;
@@ -79,6 +85,42 @@ struct run {
     int nmetrics;
     FILE *csv;
     int progress;
+};
+
+/* One run of one policy (at one load, in closed experiments).  Each task
+ * has its own ns_sim_t; the trace jobs, the interference model, the
+ * program table and the configuration are shared and only read while
+ * tasks run (assign_classes has finished before). */
+enum { TASK_WAITING = 0, TASK_RUNNING, TASK_DONE, TASK_FAILED };
+
+struct pool;
+
+struct task {
+    struct pool *pool;
+    int k;                  /* policy index */
+    double load;            /* closed experiments; < 0 for traces */
+    ns_metrics_t *m;        /* its slot in run.metrics (output order) */
+    char label[80];         /* policy name (and load) for progress */
+    /* CSV rows, buffered so that they are written in output order */
+    char *csv;
+    size_t csv_len;
+    /* progress (under pool.lock) */
+    int state;
+    int done_jobs, total_jobs;
+};
+
+struct pool {
+    pthread_mutex_t lock;
+    const struct run *r;
+    FILE *csv;              /* r->csv: written under lock only */
+    struct task *tasks;
+    int ntasks;
+    int next;               /* next task to start */
+    int written;            /* tasks whose CSV rows are out */
+    int failed;
+    int progress;           /* draw the progress line on stderr */
+    double last_draw;
+    int drawn;              /* length of the line on the terminal */
 };
 
 static void usage (FILE *f)
@@ -104,8 +146,11 @@ static void usage (FILE *f)
 "Policy:\n"
 "  -c, --config FILE      nodeshare.json (programs, figures, patterns)\n"
 "  -p, --policy LIST      policies, comma separated, or all (default all):\n"
-"                         exclusive spread mixed twins same keep:P\n"
-"                         min-slowdown\n"
+"                         pack exclusive spread mixed twins same\n"
+"                         min-slowdown keep:P\n"
+"      --baseline P       pack or exclusive: the policy throughput is\n"
+"                         relative to (run first if not listed; default\n"
+"                         pack for a trace, exclusive for --closed)\n"
 "  -b, --backfill MODE    easy (default) or none (plain FCFS)\n"
 "      --bf-depth N       queued jobs examined per backfill pass (100)\n"
 "      --assign-classes   give trace programs not named in the\n"
@@ -116,6 +161,8 @@ static void usage (FILE *f)
 "      --json FILE        results as JSON ('-' for stdout)\n"
 "      --csv FILE         one row per job and policy\n"
 "      --svg FILE         comparison charts\n"
+"  -j, --jobs N           policies run in parallel threads (default: the\n"
+"                         number of online cores); outputs do not change\n"
 "      --check            verify cluster invariants after every event\n"
 "  -q, --quiet            no progress line\n"
 "  -h, --help             this help\n"
@@ -124,14 +171,15 @@ static void usage (FILE *f)
 
 static int die (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 
+/* One write per message: policies may fail in several threads at once. */
 static int die (const char *fmt, ...)
 {
+    char msg[1024];
     va_list ap;
     va_start (ap, fmt);
-    fprintf (stderr, "nodeshare-sim: ");
-    vfprintf (stderr, fmt, ap);
-    fprintf (stderr, "\n");
+    vsnprintf (msg, sizeof (msg), fmt, ap);
     va_end (ap);
+    fprintf (stderr, "nodeshare-sim: %s\n", msg);
     return -1;
 }
 
@@ -171,6 +219,7 @@ static int parse_loads (struct opts *o, const char *s)
 enum {
     OPT_STRICT = 256, OPT_MAX_JOBS, OPT_CLOSED, OPT_HORIZON, OPT_BF_DEPTH,
     OPT_ASSIGN, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SVG, OPT_CHECK,
+    OPT_BASELINE,
 };
 
 static const struct option longopts[] = {
@@ -183,6 +232,8 @@ static const struct option longopts[] = {
     { "horizon", required_argument, NULL, OPT_HORIZON },
     { "config", required_argument, NULL, 'c' },
     { "policy", required_argument, NULL, 'p' },
+    { "baseline", required_argument, NULL, OPT_BASELINE },
+    { "jobs", required_argument, NULL, 'j' },
     { "backfill", required_argument, NULL, 'b' },
     { "bf-depth", required_argument, NULL, OPT_BF_DEPTH },
     { "assign-classes", no_argument, NULL, OPT_ASSIGN },
@@ -235,6 +286,17 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
         return 0;
     case 'c': o->config = arg; return 0;
     case 'p': o->policies = arg; return 0;
+    case OPT_BASELINE:
+        if (strcmp (arg, "pack") != 0 && strcmp (arg, "exclusive") != 0)
+            return die ("--baseline '%s': expected pack (stock Slurm) or "
+                        "exclusive (one job per node)", arg);
+        o->baseline = arg;
+        return 0;
+    case 'j':
+        if (parse_long ("--jobs", arg, 1, 1024, &v) < 0)
+            return -1;
+        o->jobs = (int)v;
+        return 0;
     case 'b':
         if (strcmp (arg, "easy") == 0)
             o->backfill = NS_BACKFILL_EASY;
@@ -268,8 +330,11 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
 static int parse_opts (int argc, char **argv, struct opts *o)
 {
     *o = (struct opts){ .backfill = NS_BACKFILL_EASY, .seed = 1 };
+    long cores = sysconf (_SC_NPROCESSORS_ONLN);
+    o->jobs = cores > 1 ? (cores < 1024 ? (int)cores : 1024) : 1;
     int ch;
-    while ((ch = getopt_long (argc, argv, "f:n:C:c:p:b:qhV", longopts, NULL))
+    while ((ch = getopt_long (argc, argv, "f:n:C:c:p:b:j:qhV", longopts,
+                              NULL))
            != -1)
         if (parse_opt (o, ch, optarg) < 0)
             return -1;
@@ -284,7 +349,7 @@ static int parse_opts (int argc, char **argv, struct opts *o)
 
 /* ---- policies ---- */
 
-static int add_policy (struct run *r, const char *name)
+static int add_policy (struct run *r, const char *opt, const char *name)
 {
     ns_error_t err;
     if (r->npolicies == MAX_POLICIES)
@@ -292,49 +357,82 @@ static int add_policy (struct run *r, const char *name)
     ns_policy_t *p = &r->policies[r->npolicies];
     *p = *ns_config_policy (r->cfg);
     if (ns_policy_parse (p, name, r->progs, &err) < 0)
-        return die ("--policy: %s", err.text);
+        return die ("%s: %s", opt, err.text);
     ns_policy_name (p, r->progs, r->names[r->npolicies], 64);
     r->npolicies++;
     return 0;
 }
 
+/* Whether model/ knows the policy NAME (not keep:P). */
+static int policy_known (const char *name)
+{
+    ns_policy_t p;
+    ns_error_t err;
+    ns_policy_default (&p);
+    return ns_policy_parse (&p, name, NULL, &err) == 0;
+}
+
 static int parse_policies (struct run *r)
 {
-    static const char *all[] = { "exclusive", "spread", "mixed", "twins",
-                                 "same", "min-slowdown" };
+    /* pack first: what a stock cluster runs.  Until model/ has pack,
+     * all leaves it out and the trace baseline is exclusive. */
+    static const char *all[] = { "pack", "exclusive", "spread", "mixed",
+                                 "twins", "same", "min-slowdown" };
     const char *list = r->o.policies ? r->o.policies : "all";
     char *copy = strdup (list), *save = NULL;
-    int rc = 0, have_exclusive = 0;
+    int rc = 0;
     for (char *tok = strtok_r (copy, ",", &save); tok && rc == 0;
          tok = strtok_r (NULL, ",", &save)) {
         if (strcmp (tok, "all") == 0) {
-            for (size_t i = 0; i < sizeof (all) / sizeof (all[0]) && !rc; i++)
-                rc = add_policy (r, all[i]);
+            for (size_t i = 0; i < sizeof (all) / sizeof (all[0]) && !rc;
+                 i++)
+                if (strcmp (all[i], "pack") != 0 || policy_known ("pack"))
+                    rc = add_policy (r, "--policy", all[i]);
             /* keep:P for the first configured program, if any */
             if (!rc && ns_interf_nprograms (r->model) > 0) {
                 char keep[NS_PROGRAM_NAME_MAX + 8];
                 snprintf (keep, sizeof (keep), "keep:%s",
                           ns_progtab_name (r->progs, 0));
-                rc = add_policy (r, keep);
+                rc = add_policy (r, "--policy", keep);
             }
         }
         else
-            rc = add_policy (r, tok);
+            rc = add_policy (r, "--policy", tok);
     }
     free (copy);
+    if (rc < 0)
+        return -1;
+    /* The baseline: what a stock cluster runs when a trace is replayed,
+     * one job per node in the closed experiment (the study's reference). */
+    r->baseline = r->o.baseline;
+    if (!r->baseline)
+        r->baseline = r->o.trace && policy_known ("pack") ? "pack"
+                                                           : "exclusive";
     for (int i = 0; i < r->npolicies; i++)
-        have_exclusive |= r->policies[i].kind == NS_POLICY_EXCLUSIVE;
-    /* throughput_ratio needs the exclusive baseline: run it first. */
-    if (rc == 0 && !have_exclusive) {
-        memmove (&r->policies[1], &r->policies[0],
-                 sizeof (ns_policy_t) * r->npolicies);
-        memmove (&r->names[1], &r->names[0], 64 * r->npolicies);
-        r->npolicies++;
-        r->policies[0] = *ns_config_policy (r->cfg);
-        r->policies[0].kind = NS_POLICY_EXCLUSIVE;
-        snprintf (r->names[0], 64, "exclusive");
-    }
-    return rc;
+        if (strcmp (r->names[i], r->baseline) == 0)
+            return 0;
+    /* Not listed: run it first. */
+    if (r->npolicies == MAX_POLICIES)
+        return die ("--policy: more than %d policies with the baseline",
+                    MAX_POLICIES - 1);
+    ns_policy_t saved[MAX_POLICIES];
+    char names[MAX_POLICIES][64];
+    int n = r->npolicies;
+    memcpy (saved, r->policies, sizeof (ns_policy_t) * n);
+    memcpy (names, r->names, 64 * n);
+    r->npolicies = 0;
+    if (add_policy (r, "--baseline", r->baseline) < 0)
+        return -1;
+    memcpy (&r->policies[1], saved, sizeof (ns_policy_t) * n);
+    memcpy (&r->names[1], names, 64 * n);
+    r->npolicies = n + 1;
+    return 0;
+}
+
+/* What the baseline stands for, in the line above the table. */
+static const char *baseline_what (const char *baseline)
+{
+    return strcmp (baseline, "pack") == 0 ? "stock Slurm" : "one job per node";
 }
 
 /* ---- trace loading ---- */
@@ -482,13 +580,6 @@ static void assign_classes (struct run *r, int first_unknown)
 
 /* ---- running ---- */
 
-static void progress (ns_sim_t *sim, int done, int total, void *arg)
-{
-    const char *name = arg;
-    fprintf (stderr, "\r%s: %d/%d jobs done (%.0f%%)   ", name, done, total,
-             100.0 * done / (total ? total : 1));
-}
-
 static double wall (void)
 {
     struct timespec ts;
@@ -496,10 +587,78 @@ static double wall (void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static ns_sim_t *new_sim (struct run *r, int k)
+/* The progress line, when stderr is a terminal: one line for all the
+ * tasks running, "2/8 done; running: twins 45%, mixed 30%", redrawn at
+ * most ten times a second, and a line of its own per finished task.
+ * Called with pool->lock held. */
+#define PROGRESS_COLUMNS 79
+
+static void progress_erase (struct pool *p)
 {
+    if (p->drawn)
+        fprintf (stderr, "\r%*s\r", p->drawn, "");
+    p->drawn = 0;
+}
+
+static void progress_draw (struct pool *p)
+{
+    char line[512];
+    int done = 0, running = 0, len;
+    for (int i = 0; i < p->ntasks; i++) {
+        done += p->tasks[i].state == TASK_DONE;
+        running += p->tasks[i].state == TASK_RUNNING;
+    }
+    if (!running)
+        return;
+    len = snprintf (line, sizeof (line), "%d/%d done; running:", done,
+                    p->ntasks);
+    for (int i = 0; i < p->ntasks && len < PROGRESS_COLUMNS; i++) {
+        const struct task *t = &p->tasks[i];
+        if (t->state != TASK_RUNNING)
+            continue;
+        double pct = t->total_jobs ? 100.0 * t->done_jobs / t->total_jobs
+                                   : 0.0;
+        len += snprintf (line + len, sizeof (line) - len, " %s %.0f%%,",
+                         t->label, pct);
+    }
+    if (len > 0 && line[len - 1] == ',')
+        line[--len] = '\0';
+    if (len > PROGRESS_COLUMNS) {
+        len = PROGRESS_COLUMNS;
+        memcpy (line + len - 3, "...", 4);
+    }
+    fprintf (stderr, "\r%s%*s", line, p->drawn > len ? p->drawn - len : 0,
+             "");
+    p->drawn = len;
+    p->last_draw = wall ();
+}
+
+/* Engine callback: every 2000 completed jobs of one task.  In closed
+ * experiments total grows with the replacements; the share is then of
+ * simulated time over the horizon. */
+static void progress (ns_sim_t *sim, int done, int total, void *arg)
+{
+    struct task *t = arg;
+    struct pool *p = t->pool;
+    pthread_mutex_lock (&p->lock);
+    if (t->load >= 0) {
+        t->done_jobs = (int)(1000 * ns_sim_now (sim) / p->r->o.horizon);
+        t->total_jobs = 1000;
+    }
+    else {
+        t->done_jobs = done;
+        t->total_jobs = total;
+    }
+    if (wall () - p->last_draw >= 0.1)
+        progress_draw (p);
+    pthread_mutex_unlock (&p->lock);
+}
+
+static ns_sim_t *new_sim (struct task *t)
+{
+    const struct run *r = t->pool->r;
     ns_simconf_t conf = {
-        .policy = r->policies[k],
+        .policy = r->policies[t->k],
         .backfill = r->o.backfill,
         .bf_depth = r->o.bf_depth,
         .nnodes = r->o.nodes,
@@ -514,44 +673,40 @@ static ns_sim_t *new_sim (struct run *r, int k)
         return NULL;
     }
     ns_sim_set_checking (sim, r->o.check);
-    if (r->progress)
-        ns_sim_set_progress (sim, progress, 2000, r->names[k]);
+    if (t->pool->progress)
+        ns_sim_set_progress (sim, progress, 2000, t);
     return sim;
 }
 
-static ns_metrics_t *next_metrics (struct run *r)
+/* Metrics into the task's slot, CSV rows into its buffer. */
+static int finish_run (struct task *t, ns_sim_t *sim, double window,
+                       ns_timeline_t *tl, double t0)
 {
-    ns_metrics_t *m = realloc (r->metrics, sizeof (*m) * (r->nmetrics + 1));
-    if (!m)
-        return NULL;
-    r->metrics = m;
-    memset (&m[r->nmetrics], 0, sizeof (*m));
-    return &m[r->nmetrics++];
-}
-
-static int finish_run (struct run *r, ns_sim_t *sim, int k, double load,
-                       double window, ns_timeline_t *tl, double t0)
-{
-    ns_metrics_t *m = next_metrics (r);
-    if (!m || ns_metrics_compute (sim, window, m) < 0)
+    const struct run *r = t->pool->r;
+    ns_metrics_t *m = t->m;
+    if (ns_metrics_compute (sim, window, m) < 0)
         return die ("out of memory");
-    snprintf (m->policy, sizeof (m->policy), "%s", r->names[k]);
-    m->load = load;
+    snprintf (m->policy, sizeof (m->policy), "%s", r->names[t->k]);
+    m->load = t->load;
     m->wall_s = wall () - t0;
     ns_timeline_finish (tl, m);
-    if (r->csv)
-        ns_report_csv_rows (r->csv, sim, r->names[k], r->progs);
-    if (r->progress)
-        fprintf (stderr, "\r%s: done in %.1f s%30s\n", r->names[k], m->wall_s,
-                 "");
+    if (t->pool->csv) {
+        FILE *f = open_memstream (&t->csv, &t->csv_len);
+        if (!f)
+            return die ("out of memory");
+        ns_report_csv_rows (f, sim, r->names[t->k], r->progs);
+        if (ferror (f) | fclose (f))
+            return die ("out of memory");
+    }
     return 0;
 }
 
-static int run_trace_policy (struct run *r, int k)
+static int run_trace_policy (struct task *t)
 {
+    const struct run *r = t->pool->r;
     ns_error_t err;
     double t0 = wall ();
-    ns_sim_t *sim = new_sim (r, k);
+    ns_sim_t *sim = new_sim (t);
     if (!sim)
         return -1;
     ns_timeline_t tl;
@@ -569,9 +724,9 @@ static int run_trace_policy (struct run *r, int k)
     ns_sim_set_usage_hook (sim, ns_timeline_hook, &tl);
     int rc = ns_sim_run (sim, -1, &err);
     if (rc < 0)
-        die ("%s: %s", r->names[k], err.text);
+        die ("%s: %s", t->label, err.text);
     else
-        rc = finish_run (r, sim, k, -1, 0, &tl, t0);
+        rc = finish_run (t, sim, 0, &tl, t0);
     ns_sim_destroy (sim);
     return rc;
 }
@@ -579,7 +734,7 @@ static int run_trace_policy (struct run *r, int k)
 /* ---- closed experiments ---- */
 
 struct closed {
-    struct run *r;
+    const struct run *r;
     uint64_t rng;
     double horizon;
     uint64_t next_id;
@@ -630,11 +785,12 @@ static void closed_replace (ns_sim_t *sim, int job, void *arg)
                        ns_sim_now (sim));
 }
 
-static int run_closed_policy (struct run *r, int k, double load)
+static int run_closed_policy (struct task *t)
 {
+    const struct run *r = t->pool->r;
     ns_error_t err;
     double t0 = wall ();
-    ns_sim_t *sim = new_sim (r, k);
+    ns_sim_t *sim = new_sim (t);
     if (!sim)
         return -1;
     struct closed cl = {
@@ -642,7 +798,7 @@ static int run_closed_policy (struct run *r, int k, double load)
         .rng = r->o.seed * 2654435761ULL + 7,
         .horizon = r->o.horizon,
     };
-    int population = (int)lround (load * r->o.nodes);
+    int population = (int)lround (t->load * r->o.nodes);
     if (population < 1)
         population = 1;
     for (int i = 0; i < population; i++)
@@ -653,11 +809,117 @@ static int run_closed_policy (struct run *r, int k, double load)
     ns_sim_set_usage_hook (sim, ns_timeline_hook, &tl);
     int rc = ns_sim_run (sim, cl.horizon, &err);
     if (rc < 0)
-        die ("%s: %s", r->names[k], err.text);
+        die ("%s: %s", t->label, err.text);
     else
-        rc = finish_run (r, sim, k, load, cl.horizon, &tl, t0);
+        rc = finish_run (t, sim, cl.horizon, &tl, t0);
     ns_sim_destroy (sim);
     return rc;
+}
+
+/* ---- the tasks, in parallel ---- */
+
+/* CSV rows of the finished tasks, in output order, as far as the first
+ * task still running.  Called with pool->lock held. */
+static void write_csv_in_order (struct pool *p)
+{
+    while (p->written < p->ntasks
+           && p->tasks[p->written].state == TASK_DONE) {
+        struct task *t = &p->tasks[p->written++];
+        if (t->csv_len)
+            fwrite (t->csv, 1, t->csv_len, p->csv);
+        free (t->csv);
+        t->csv = NULL;
+    }
+}
+
+/* Each thread takes the next task in output order until none is left
+ * or one has failed. */
+static void *worker (void *arg)
+{
+    struct pool *p = arg;
+    pthread_mutex_lock (&p->lock);
+    while (!p->failed && p->next < p->ntasks) {
+        struct task *t = &p->tasks[p->next++];
+        t->state = TASK_RUNNING;
+        if (p->progress)
+            progress_draw (p);
+        pthread_mutex_unlock (&p->lock);
+        int rc = t->load >= 0 ? run_closed_policy (t) : run_trace_policy (t);
+        pthread_mutex_lock (&p->lock);
+        if (rc < 0) {
+            t->state = TASK_FAILED;
+            p->failed = 1;
+            continue;
+        }
+        t->state = TASK_DONE;
+        if (p->csv)
+            write_csv_in_order (p);
+        if (p->progress) {
+            progress_erase (p);
+            fprintf (stderr, "%s: done in %.1f s\n", t->label, t->m->wall_s);
+            progress_draw (p);
+        }
+    }
+    pthread_mutex_unlock (&p->lock);
+    return NULL;
+}
+
+/* Every policy (at every load) in up to --jobs threads.  Outputs are
+ * those of one thread: metrics go to fixed slots and CSV rows are
+ * written in order. */
+static int run_tasks (struct run *r, const double *loads, int nloads)
+{
+    int np = r->npolicies, n = nloads ? nloads * np : np;
+    struct pool p = {
+        .r = r,
+        .csv = r->csv,
+        .ntasks = n,
+        .progress = r->progress,
+    };
+    r->metrics = calloc (n, sizeof (*r->metrics));
+    p.tasks = calloc (n, sizeof (*p.tasks));
+    int nthreads = r->o.jobs < n ? r->o.jobs : n;
+    pthread_t *tid = calloc (nthreads, sizeof (*tid));
+    if (!r->metrics || !p.tasks || !tid) {
+        free (p.tasks);
+        free (tid);
+        return die ("out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        struct task *t = &p.tasks[i];
+        *t = (struct task){
+            .pool = &p,
+            .k = i % np,
+            .load = nloads ? loads[i / np] : -1,
+            .m = &r->metrics[i],
+        };
+        if (nloads)
+            snprintf (t->label, sizeof (t->label), "%s@%.2f",
+                      r->names[t->k], t->load);
+        else
+            snprintf (t->label, sizeof (t->label), "%s", r->names[t->k]);
+    }
+    pthread_mutex_init (&p.lock, NULL);
+    /* This thread is a worker too: if a thread cannot be created, the
+     * others do its share. */
+    int started = 0;
+    while (started < nthreads - 1
+           && pthread_create (&tid[started], NULL, worker, &p) == 0)
+        started++;
+    worker (&p);
+    for (int i = 0; i < started; i++)
+        pthread_join (tid[i], NULL);
+    pthread_mutex_destroy (&p.lock);
+    if (p.progress)
+        progress_erase (&p);
+    for (int i = 0; i < n; i++)
+        free (p.tasks[i].csv);
+    free (p.tasks);
+    free (tid);
+    if (p.failed)
+        return -1;
+    r->nmetrics = n;
+    return 0;
 }
 
 static int setup_closed (struct run *r)
@@ -740,6 +1002,10 @@ static json_object *input_json (const struct run *r)
     json_object_object_add (in, "backfill", json_object_new_string (
                                 r->o.backfill == NS_BACKFILL_EASY ? "easy"
                                                                   : "none"));
+    json_object_object_add (in, "baseline",
+                            json_object_new_string (r->baseline));
+    json_object_object_add (in, "note", r->note[0]
+                            ? json_object_new_string (r->note) : NULL);
     if (r->o.trace) {
         json_object_object_add (in, "jobs_read",
                                 json_object_new_int64 (r->jobs_read));
@@ -818,7 +1084,7 @@ static int write_svg (const struct run *r)
     FILE *f = open_out (r->o.svg);
     if (!f)
         return -1;
-    ns_report_svg (f, r->metrics, r->nmetrics, title);
+    ns_report_svg (f, r->metrics, r->nmetrics, title, r->baseline);
     return close_out (f, r->o.svg);
 }
 
@@ -860,9 +1126,12 @@ static void print_input (const struct run *r)
 static int outputs (struct run *r)
 {
     int rc = 0;
-    ns_metrics_ratios (r->metrics, r->nmetrics);
+    ns_metrics_ratios (r->metrics, r->nmetrics, r->baseline);
     if (!r->o.json || strcmp (r->o.json, "-") != 0) {
         print_input (r);
+        printf ("thr: work per hour relative to %s (%s)%s\n", r->baseline,
+                baseline_what (r->baseline),
+                r->o.trace ? "" : " at the same load");
         ns_report_table (stdout, r->metrics, r->nmetrics);
         for (int i = 0; i < r->nmetrics; i++)
             if (r->metrics[i].never)
@@ -893,19 +1162,43 @@ static int load_config (struct run *r)
     return 0;
 }
 
+/* Machines with one core per node: nothing can be shared or striped.
+ * Policies still pick different nodes (pack takes runs of nodes as
+ * cons_tres does), and EASY backfilling keeps off the nodes reserved for
+ * the queue head, so with EASY the schedules may differ through that
+ * alone; without backfilling they are the same.
+ * from_header: the SWF header gave the node size, not --cores. */
+static void one_core_note (struct run *r, int from_header)
+{
+    if (r->o.cores != 1)
+        return;
+    const char *why = from_header ? "trace header MaxNodes = MaxProcs"
+                                  : "--cores 1";
+    const char *differ = r->o.backfill == NS_BACKFILL_NONE
+        ? ", so every policy gives the same schedule"
+        : "; schedules differ only where a policy's choice of nodes changes "
+          "what EASY backfilling can start (with --backfill none, every "
+          "policy gives the same schedule)";
+    snprintf (r->note, sizeof (r->note), "nodes have 1 core each (%s): no "
+              "policy can share or stripe a node%s; give %s to replay on "
+              "nodes of C cores", why, differ,
+              r->o.trace ? "--nodes N --cores C" : "--cores C");
+    fprintf (stderr, "nodeshare-sim: note: %s\n", r->note);
+}
+
 static int run_all (struct run *r)
 {
     if (r->o.trace) {
         int nconf = ns_progtab_count (r->progs);
+        int cores_from_header = !r->o.cores;
         if (load_trace (r) < 0 || machine_size (r) < 0)
             return -1;
         qsort (r->jobs, r->njobs, sizeof (ns_simjob_t), cmp_submit);
         if (r->o.assign_classes)
             assign_classes (r, nconf);
-        for (int k = 0; k < r->npolicies; k++)
-            if (run_trace_policy (r, k) < 0)
-                return -1;
-        return 0;
+        one_core_note (r, cores_from_header);
+        /* From here on r is only read until every policy has run. */
+        return run_tasks (r, NULL, 0);
     }
     if (!r->o.nloads) {
         static const double study[] = { 1.0, 0.75, 0.5, 0.25 };
@@ -917,11 +1210,8 @@ static int run_all (struct run *r)
     }
     if (setup_closed (r) < 0)
         return -1;
-    for (int l = 0; l < r->o.nloads; l++)
-        for (int k = 0; k < r->npolicies; k++)
-            if (run_closed_policy (r, k, r->o.loads[l]) < 0)
-                return -1;
-    return 0;
+    one_core_note (r, 0);
+    return run_tasks (r, r->o.loads, r->o.nloads);
 }
 
 int main (int argc, char **argv)

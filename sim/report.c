@@ -96,12 +96,12 @@ int ns_metrics_compute (const ns_sim_t *sim, double window, ns_metrics_t *out)
     return 0;
 }
 
-void ns_metrics_ratios (ns_metrics_t *m, int n)
+void ns_metrics_ratios (ns_metrics_t *m, int n, const char *baseline)
 {
     for (int i = 0; i < n; i++) {
         m[i].throughput_ratio = NAN;
         for (int k = 0; k < n; k++)
-            if (strcmp (m[k].policy, "exclusive") == 0
+            if (strcmp (m[k].policy, baseline) == 0
                 && m[k].load == m[i].load && m[k].work_per_h > 0)
                 m[i].throughput_ratio = m[i].work_per_h / m[k].work_per_h;
     }
@@ -303,7 +303,7 @@ static void axis_y (FILE *f, const struct panel *p, double vmax,
     }
 }
 
-/* A dashed line at value ref (1.0: "as good as exclusive"). */
+/* A dashed line at value ref (1.0: "as good as the baseline"). */
 static void ref_line (FILE *f, const struct panel *p, double ref, double vmax)
 {
     if (ref <= 0 || ref > vmax)
@@ -483,8 +483,11 @@ static void timeline (FILE *f, const struct panel *p, const ns_metrics_t *m,
     svg_text (f, p->x + p->w, p->y + p->h + 56, "end", 11, "normal", label);
 }
 
-int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title)
+int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title,
+                   const char *baseline)
 {
+    char thr[96];
+    snprintf (thr, sizeof (thr), "Throughput vs %s (work/h)", baseline);
     int closed = n > 0 && m[0].load >= 0;
     double width = !closed && n > 8 ? 160.0 * n : 1100.0;
     double height = closed ? 420 : 760;
@@ -500,15 +503,13 @@ int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title)
     struct panel b = { 60 + pw + 30, 80, pw - 20, 220 };
     struct panel c = { 60 + 2 * (pw + 30), 80, pw - 20, 220 };
     if (closed) {
-        grouped_bars (f, &a, m, n, get_ratio,
-                      "Throughput vs exclusive (work/h)", 2, 1.0);
+        grouped_bars (f, &a, m, n, get_ratio, thr, 2, 1.0);
         grouped_bars (f, &b, m, n, get_wait, "Mean wait (hours)", 2, 0);
         grouped_bars (f, &c, m, n, get_bsld, "Mean bounded slowdown", 2, 1.0);
         policy_legend (f, 60, 360, m, n);
     }
     else {
-        bars (f, &a, m, n, get_ratio, "Throughput vs exclusive (work/h)", 2,
-              1.0);
+        bars (f, &a, m, n, get_ratio, thr, 2, 1.0);
         bars (f, &b, m, n, get_wait, "Mean wait (hours)", 2, 0);
         bars (f, &c, m, n, get_bsld, "Mean bounded slowdown", 1, 1.0);
     }

@@ -3,9 +3,10 @@
  *
  * Metrics (design.md section 5): jobs completed, makespan, utilisation,
  * throughput (jobs/h, work/h in core-hours of trace runtime per hour) and
- * its ratio to `exclusive`, mean/median/p95 wait, mean response, mean
- * bounded slowdown (runtime floor 10 s), share of jobs that ran with a
- * co-tenant, twin pairings, jobs over their requested time.
+ * its ratio to a baseline policy (pack or exclusive), mean/median/p95
+ * wait, mean response, mean bounded slowdown (runtime floor 10 s), share
+ * of jobs that ran with a co-tenant, twin pairings, jobs over their
+ * requested time.
  */
 #ifndef NODESHARE_REPORT_H
 #define NODESHARE_REPORT_H
@@ -27,7 +28,7 @@ typedef struct {
     double utilization;
     double jobs_per_h;
     double work_per_h;       /* core-hours of trace runtime per hour */
-    double throughput_ratio; /* work_per_h / exclusive's; NAN if none */
+    double throughput_ratio; /* work_per_h / the baseline's; NAN if none */
     double mean_wait_s;
     double median_wait_s;
     double p95_wait_s;
@@ -49,9 +50,9 @@ typedef struct {
 int ns_metrics_compute (const ns_sim_t *sim, double window,
                         ns_metrics_t *out);
 
-/* Fill throughput_ratio of every entry against the `exclusive` entry with
- * the same load. */
-void ns_metrics_ratios (ns_metrics_t *m, int n);
+/* Fill throughput_ratio of every entry against the entry of policy
+ * `baseline` (e.g. "pack", "exclusive") with the same load. */
+void ns_metrics_ratios (ns_metrics_t *m, int n, const char *baseline);
 
 /* Timeline accumulation: pass ns_timeline_hook and a ns_timeline_t to
  * ns_sim_set_usage_hook before the run. */
@@ -77,8 +78,10 @@ void ns_report_csv_header (FILE *f);
 void ns_report_csv_rows (FILE *f, const ns_sim_t *sim, const char *policy,
                          const ns_progtab_t *progs);
 
-/* SVG charts: throughput ratio, mean wait and bounded slowdown per policy,
- * and utilisation over time.  title names the workload. */
-int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title);
+/* SVG charts: throughput ratio against `baseline`, mean wait and bounded
+ * slowdown per policy, and utilisation over time.  title names the
+ * workload. */
+int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title,
+                   const char *baseline);
 
 #endif /* !NODESHARE_REPORT_H */

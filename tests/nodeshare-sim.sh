@@ -104,13 +104,22 @@ else
     printf '%s\n%s\n' "$a" "$b" | sed 's/^/#   /'
 fi
 
+# The baseline of a trace is pack (stock Slurm) once model/ has it, else
+# exclusive; the closed experiment's is exclusive.
+if "$sim" -q -p pack --closed 1 --horizon 1000 >/dev/null 2>&1; then
+    have_pack=1 trace_baseline=pack
+else
+    have_pack=0 trace_baseline=exclusive
+fi
+echo "# model/ has pack: $have_pack; trace baseline: $trace_baseline"
+
 # Outputs.
 "$sim" -q -p twins,mixed --json "$tmp/out.json" --csv "$tmp/out.csv" \
     --svg "$tmp/out.svg" "$tmp/good.swf" >/dev/null 2>&1
 if grep -q '"throughput_ratio"' "$tmp/out.json" \
    && grep -q '"jobs_skipped"' "$tmp/out.json" \
    && [ "$(grep -c '"policy":' "$tmp/out.json")" = 3 ]; then
-    pass "JSON: exclusive baseline + 2 policies, input section"
+    pass "JSON: baseline + 2 policies, input section"
 else
     fail "JSON"
 fi
@@ -121,8 +130,9 @@ if [ "$(wc -l <"$tmp/out.csv")" = 10 ] \
 else
     fail "CSV: $(wc -l <"$tmp/out.csv") lines"
 fi
-if grep -q '<svg' "$tmp/out.svg" && grep -q 'Throughput vs exclusive' \
-    "$tmp/out.svg" && grep -q '</svg>' "$tmp/out.svg"; then
+if grep -q '<svg' "$tmp/out.svg" \
+   && grep -q "Throughput vs $trace_baseline" "$tmp/out.svg" \
+   && grep -q '</svg>' "$tmp/out.svg"; then
     pass "SVG: complete document with the throughput chart"
 else
     fail "SVG"
@@ -147,6 +157,139 @@ if grep -q '^twins,1,exe1,4,0,.*,1,0,' "$tmp/out.csv"; then
 else
     fail "CSV packing row"
     grep '^twins,1' "$tmp/out.csv" | sed 's/^/#   /'
+fi
+
+# policies FILE: the policy names of a JSON result, comma separated.
+policies () {
+    grep '"policy":' "$1" | sed 's/.*: "//; s/".*//' | paste -sd, -
+}
+# jfield FILE KEY: the first value of "KEY": in a JSON result.
+jfield () {
+    grep "\"$2\":" "$1" | head -1 | sed 's/.*: *//; s/,$//'
+}
+
+# --baseline
+expect "unknown baseline" 2 \
+    "--baseline 'twins': expected pack (stock Slurm) or exclusive (one job per node)" \
+    --baseline twins "$tmp/good.swf"
+expect "baseline named in the table" 0 \
+    "thr: work per hour relative to exclusive (one job per node)" \
+    --baseline exclusive -p twins "$tmp/good.swf"
+"$sim" -q --baseline exclusive -p twins,mixed --json "$tmp/b.json" \
+    --svg "$tmp/b.svg" "$tmp/good.swf" >/dev/null 2>&1
+if [ "$(policies "$tmp/b.json")" = exclusive,twins,mixed ] \
+   && [ "$(jfield "$tmp/b.json" baseline)" = '"exclusive"' ] \
+   && [ "$(jfield "$tmp/b.json" throughput_ratio)" = 1.0 ] \
+   && grep -q 'Throughput vs exclusive' "$tmp/b.svg"; then
+    pass "--baseline exclusive: run first, in input.baseline and the SVG"
+else
+    fail "--baseline exclusive"
+    sed 's/^/#   /' "$tmp/b.json"
+fi
+"$sim" -q --baseline exclusive -p twins,exclusive --json "$tmp/b.json" \
+    "$tmp/good.swf" >/dev/null 2>&1
+if [ "$(policies "$tmp/b.json")" = twins,exclusive ]; then
+    pass "a listed baseline keeps its place and runs once"
+else
+    fail "listed baseline: $(policies "$tmp/b.json")"
+fi
+"$sim" -q --closed 1 --horizon 100000 -p twins --json "$tmp/c.json" \
+    >"$tmp/c.out" 2>&1
+if [ "$(policies "$tmp/c.json")" = exclusive,twins ] \
+   && [ "$(jfield "$tmp/c.json" baseline)" = '"exclusive"' ]; then
+    pass "closed experiment: baseline exclusive by default"
+else
+    fail "closed experiment baseline: $(policies "$tmp/c.json")"
+fi
+"$sim" -q -p twins --json "$tmp/t.json" "$tmp/good.swf" >/dev/null 2>&1
+if [ "$(policies "$tmp/t.json")" = "$trace_baseline,twins" ] \
+   && [ "$(jfield "$tmp/t.json" baseline)" = "\"$trace_baseline\"" ]; then
+    pass "trace: baseline $trace_baseline by default"
+else
+    fail "trace default baseline: $(policies "$tmp/t.json")"
+fi
+"$sim" -q --json "$tmp/all.json" "$tmp/good.swf" >/dev/null 2>&1
+want=exclusive,spread,mixed,twins,same,min-slowdown,keep:ABQ
+[ $have_pack = 1 ] && want=pack,$want
+if [ "$(policies "$tmp/all.json")" = "$want" ]; then
+    pass "--policy all: $want"
+else
+    fail "--policy all: $(policies "$tmp/all.json")"
+fi
+if [ $have_pack = 1 ]; then
+    expect "--baseline pack, closed experiment" 0 \
+        "thr: work per hour relative to pack (stock Slurm) at the same load" \
+        --baseline pack -p twins --closed 1 --horizon 100000
+else
+    expect "--baseline pack without pack in model/: precise error" 2 \
+        "--baseline: unknown policy 'pack'" --baseline pack "$tmp/good.swf"
+fi
+
+# --jobs: the same outputs from 1 thread and from 3.
+mix="$top_srcdir/tests/traces/swf-mix.swf"
+expect "bad --jobs" 2 "--jobs '0': expected an integer 1..1024" -j 0 "$mix"
+for j in 1 3; do
+    "$sim" -q -j $j --assign-classes --json "$tmp/j$j.json" \
+        --csv "$tmp/j$j.csv" --svg "$tmp/j$j.svg" "$mix" >"$tmp/j$j.out" \
+        2>&1
+    grep -v '"wall_s":\|"peak_rss_mb":' "$tmp/j$j.json" >"$tmp/j$j.jsonx"
+    "$sim" -q --jobs $j --closed 1,0.5 --horizon 200000 \
+        --json "$tmp/c$j.json" --csv "$tmp/c$j.csv" >"$tmp/c$j.out" 2>&1
+    grep -v '"wall_s":\|"peak_rss_mb":' "$tmp/c$j.json" >"$tmp/c$j.jsonx"
+done
+if [ "$(grep -c '"policy":' "$tmp/j1.json")" -ge 7 ] \
+   && [ "$(wc -l <"$tmp/j1.csv")" -gt 2800 ] \
+   && cmp -s "$tmp/j1.jsonx" "$tmp/j3.jsonx" \
+   && cmp -s "$tmp/j1.csv" "$tmp/j3.csv" \
+   && cmp -s "$tmp/j1.svg" "$tmp/j3.svg" \
+   && cmp -s "$tmp/j1.out" "$tmp/j3.out"; then
+    pass "trace: --jobs 1 and --jobs 3 give the same JSON, CSV, SVG, table"
+else
+    fail "trace: --jobs 1 and --jobs 3 differ"
+    diff "$tmp/j1.jsonx" "$tmp/j3.jsonx" | head -10 | sed 's/^/#   /'
+    diff "$tmp/j1.csv" "$tmp/j3.csv" | head -10 | sed 's/^/#   /'
+fi
+# all: 7 policies (8 with pack) at 2 loads
+if [ "$(grep -c '"policy":' "$tmp/c1.json")" = $((2 * (7 + have_pack))) ] \
+   && cmp -s "$tmp/c1.jsonx" "$tmp/c3.jsonx" \
+   && cmp -s "$tmp/c1.csv" "$tmp/c3.csv" \
+   && cmp -s "$tmp/c1.out" "$tmp/c3.out"; then
+    pass "closed: --jobs 1 and --jobs 3 give the same JSON, CSV, table"
+else
+    fail "closed: --jobs 1 and --jobs 3 differ"
+    diff "$tmp/c1.jsonx" "$tmp/c3.jsonx" | head -10 | sed 's/^/#   /'
+fi
+
+# Nodes of one core: the note, once, on stderr and in the JSON.
+sed 's/MaxProcs: 16/MaxProcs: 4/' "$tmp/good.swf" | grep -v '^3 ' \
+    >"$tmp/one.swf"
+"$sim" -q -p twins --json "$tmp/one.json" "$tmp/one.swf" \
+    >"$tmp/one.out" 2>"$tmp/one.err"
+note="note: nodes have 1 core each (trace header MaxNodes = MaxProcs): no policy can share or stripe a node; schedules differ only where a policy's choice of nodes changes what EASY backfilling can start (with --backfill none, every policy gives the same schedule); give --nodes N --cores C to replay on nodes of C cores"
+if [ "$(grep -cF "$note" "$tmp/one.err")" = 1 ] \
+   && ! grep -q note "$tmp/one.out" \
+   && grep -q '"note": "nodes have 1 core each (trace header' \
+       "$tmp/one.json"; then
+    pass "one core per node: note on stderr and in input.note"
+else
+    fail "one core per node: no note"
+    sed 's/^/#   /' "$tmp/one.err"
+fi
+expect "one core per node, no backfilling: the same schedule" 0 \
+    "no policy can share or stripe a node, so every policy gives the same schedule; give" \
+    -b none "$tmp/one.swf"
+expect "one core per node from --cores 1: the note says so" 0 \
+    "note: nodes have 1 core each (--cores 1)" -C 1 "$tmp/good.swf"
+expect "closed experiment on nodes of one core: the note" 0 \
+    "note: nodes have 1 core each (--cores 1)" --closed 1 -C 1 \
+    --horizon 100000
+"$sim" -q -p twins --json "$tmp/four.json" "$tmp/good.swf" \
+    >/dev/null 2>"$tmp/four.err"
+if ! grep -q note "$tmp/four.err" \
+   && [ "$(jfield "$tmp/four.json" note)" = null ]; then
+    pass "nodes of 4 cores: no note"
+else
+    fail "nodes of 4 cores: a note"
 fi
 echo "1..$n"
 [ $failed -eq 0 ]
