@@ -27,18 +27,12 @@ err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 # keep:user27: the busiest user of RICC (programs are users: no executables)
 # pack: what stock Slurm (select/cons_tres) does, the default baseline;
-# skipped while this build's model/ has no pack policy.
 # --jobs 1: the baseline runs before the policy, not next to it, so that
 # wall_s is the policy's alone.
 for policy in pack exclusive spread mixed twins same min-slowdown keep:user27
 do
     "$sim" -q --jobs 1 -p "$policy" --json "$out" "$ricc" >/dev/null 2>"$err"
     rc=$?
-    if [ $rc = 2 ] && [ "$policy" = pack ]; then
-        echo "bench_sim: this nodeshare-sim has no pack policy" \
-             "(skipping sim_ricc_*_pack)" >&2
-        continue
-    fi
     [ $rc = 0 ] || { cat "$err" >&2; exit 1; }
     jobs=$(field "$out" jobs_used)
     # the run of $policy is the last entry (the baseline runs first)

@@ -78,15 +78,8 @@ traces=$(cd "$traces" 2>/dev/null && pwd) || {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# pack: stock Slurm, the baseline of trace replays.  A nodeshare-sim
-# built before model/ had pack rejects it (exit 2): its rows are left out.
-if "$sim" -q -p pack --closed 1 --horizon 1000 >/dev/null 2>&1; then
-    policies=pack,exclusive,twins
-else
-    policies=exclusive,twins
-    echo "workloads.sh: this nodeshare-sim has no pack policy: its rows" \
-         "are left out, and thr is against exclusive" >&2
-fi
+# pack: stock Slurm, the baseline of trace replays.
+policies=pack,exclusive,twins
 
 # rows JSON: one tab-separated line per policy: policy, mean wait, p95
 # wait, mean bsld, makespan_s, utilization, throughput_ratio; first the

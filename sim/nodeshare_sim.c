@@ -363,19 +363,9 @@ static int add_policy (struct run *r, const char *opt, const char *name)
     return 0;
 }
 
-/* Whether model/ knows the policy NAME (not keep:P). */
-static int policy_known (const char *name)
-{
-    ns_policy_t p;
-    ns_error_t err;
-    ns_policy_default (&p);
-    return ns_policy_parse (&p, name, NULL, &err) == 0;
-}
-
 static int parse_policies (struct run *r)
 {
-    /* pack first: what a stock cluster runs.  Until model/ has pack,
-     * all leaves it out and the trace baseline is exclusive. */
+    /* pack first: what a stock cluster runs. */
     static const char *all[] = { "pack", "exclusive", "spread", "mixed",
                                  "twins", "same", "min-slowdown" };
     const char *list = r->o.policies ? r->o.policies : "all";
@@ -386,8 +376,7 @@ static int parse_policies (struct run *r)
         if (strcmp (tok, "all") == 0) {
             for (size_t i = 0; i < sizeof (all) / sizeof (all[0]) && !rc;
                  i++)
-                if (strcmp (all[i], "pack") != 0 || policy_known ("pack"))
-                    rc = add_policy (r, "--policy", all[i]);
+                rc = add_policy (r, "--policy", all[i]);
             /* keep:P for the first configured program, if any */
             if (!rc && ns_interf_nprograms (r->model) > 0) {
                 char keep[NS_PROGRAM_NAME_MAX + 8];
@@ -406,8 +395,7 @@ static int parse_policies (struct run *r)
      * one job per node in the closed experiment (the study's reference). */
     r->baseline = r->o.baseline;
     if (!r->baseline)
-        r->baseline = r->o.trace && policy_known ("pack") ? "pack"
-                                                           : "exclusive";
+        r->baseline = r->o.trace ? "pack" : "exclusive";
     for (int i = 0; i < r->npolicies; i++)
         if (strcmp (r->names[i], r->baseline) == 0)
             return 0;

@@ -104,14 +104,8 @@ else
     printf '%s\n%s\n' "$a" "$b" | sed 's/^/#   /'
 fi
 
-# The baseline of a trace is pack (stock Slurm) once model/ has it, else
-# exclusive; the closed experiment's is exclusive.
-if "$sim" -q -p pack --closed 1 --horizon 1000 >/dev/null 2>&1; then
-    have_pack=1 trace_baseline=pack
-else
-    have_pack=0 trace_baseline=exclusive
-fi
-echo "# model/ has pack: $have_pack; trace baseline: $trace_baseline"
+# The baseline of a trace is pack (stock Slurm).
+trace_baseline=pack
 
 # Outputs.
 "$sim" -q -p twins,mixed --json "$tmp/out.json" --csv "$tmp/out.csv" \
@@ -210,20 +204,15 @@ else
 fi
 "$sim" -q --json "$tmp/all.json" "$tmp/good.swf" >/dev/null 2>&1
 want=exclusive,spread,mixed,twins,same,min-slowdown,keep:ABQ
-[ $have_pack = 1 ] && want=pack,$want
+want=pack,$want
 if [ "$(policies "$tmp/all.json")" = "$want" ]; then
     pass "--policy all: $want"
 else
     fail "--policy all: $(policies "$tmp/all.json")"
 fi
-if [ $have_pack = 1 ]; then
-    expect "--baseline pack, closed experiment" 0 \
-        "thr: work per hour relative to pack (stock Slurm) at the same load" \
-        --baseline pack -p twins --closed 1 --horizon 100000
-else
-    expect "--baseline pack without pack in model/: precise error" 2 \
-        "--baseline: unknown policy 'pack'" --baseline pack "$tmp/good.swf"
-fi
+expect "--baseline pack, closed experiment" 0 \
+    "thr: work per hour relative to pack (stock Slurm) at the same load" \
+    --baseline pack -p twins --closed 1 --horizon 100000
 
 # --jobs: the same outputs from 1 thread and from 3.
 mix="$top_srcdir/tests/traces/swf-mix.swf"
@@ -249,8 +238,8 @@ else
     diff "$tmp/j1.jsonx" "$tmp/j3.jsonx" | head -10 | sed 's/^/#   /'
     diff "$tmp/j1.csv" "$tmp/j3.csv" | head -10 | sed 's/^/#   /'
 fi
-# all: 7 policies (8 with pack) at 2 loads
-if [ "$(grep -c '"policy":' "$tmp/c1.json")" = $((2 * (7 + have_pack))) ] \
+# all: 8 policies at 2 loads
+if [ "$(grep -c '"policy":' "$tmp/c1.json")" = 16 ] \
    && cmp -s "$tmp/c1.jsonx" "$tmp/c3.jsonx" \
    && cmp -s "$tmp/c1.csv" "$tmp/c3.csv" \
    && cmp -s "$tmp/c1.out" "$tmp/c3.out"; then
