@@ -876,6 +876,29 @@ static int decide_future (const ns_request_t *r)
     return found;
 }
 
+/* cons_tres on the candidate nodes that already run a job (the model's
+ * busy-first order for small jobs, design.md section 2); the bitmap is
+ * restored when it cannot place the job there. */
+static int stock_on_busy (const struct call *c)
+{
+    bitstr_t *saved = bit_copy (c->bitmap);
+    int any = 0;
+    for (int i = 0; i < S.nnodes && i < bit_size (c->bitmap); i++) {
+        if (!bit_test (c->bitmap, i))
+            continue;
+        if (ns_node_is_empty (S.cl, i))
+            bit_clear (c->bitmap, i);
+        else
+            any = 1;
+    }
+    int rc = any ? call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes)
+                 : SLURM_ERROR;
+    if (rc != SLURM_SUCCESS)
+        bit_copybits (c->bitmap, saved);
+    FREE_NULL_BITMAP (saved);
+    return rc;
+}
+
 static int stocks (const ns_placement_t *pl)
 {
     return pl->rule == NS_RULE_PACK || pl->rule == NS_RULE_FALLBACK;
@@ -963,10 +986,14 @@ static int decide (const struct call *c, int run_now, int *waits)
     }
     if (stocks (S.pl)) {
         /* Packed as stock Slurm packs it: cons_tres decides, whether it
-         * can start now or not. */
+         * can start now or not; a small job on nodes in use first. */
         ji->placed = 1;
         ji->flags = NS_JOB_PACKED;
-        int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+        int rc = SLURM_ERROR;
+        if (run_now && S.pl->why == NS_PACK_SMALL)
+            rc = stock_on_busy (c);
+        if (rc != SLURM_SUCCESS)
+            rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         if (run_now && rc == SLURM_SUCCESS)
             log_stock (ji, S.pl, c->bitmap);
         return rc;

@@ -252,6 +252,19 @@ small () {
     tap_is "$(sinfo -h -o '%C' | cut -d/ -f1)" 88 "[$tp]   88 of 96 CPUs allocated"
     show_queue | head -8
     clean_slate
+    # Busy first: ns1 and ns2 each hold 4 cores, ns3 is full, ns4 empty.
+    # Stock's best fit takes the tighter run {ns4} (24 CPUs) over
+    # {ns1,ns2} (40); nodeshare keeps the empty node for a job that gains.
+    for spec in "ns1 4" "ns2 4" "ns3 24"; do
+        subplain lmp_serial -w "${spec% *}" -n "${spec#* }" >/dev/null
+    done
+    all3 () { [ "$(squeue -h -t RUNNING -o %i | wc -l | tr -d ' ')" = 3 ]; }
+    wait_until 20 all3
+    s1=$(subplain abq_std -n 1)
+    ns_wait_job_state "$s1" RUNNING 20
+    tap_is "$(nodes_of "$s1")" ns1 \
+        "[$tp] a one-core job goes to a node in use (ns1), not to empty ns4"
+    clean_slate
     for range in "1-3 3" "2-4:-n8 4" "1-2:-n24 2" "2-3:-n6 3"; do
         spec=${range% *} want=${range#* }
         n=${spec%%:*} extra=$(echo "${spec#*:}" | sed -n 's/^-n/-n /p')
