@@ -488,10 +488,23 @@ static int pack_tightest (const struct runs *r, int rem)
     return best;
 }
 
-static int by_cpus_desc (const void *a, const void *b)
+/* Max-heap of run keys (cpus << 32 | INT_MAX - index): largest first,
+ * earliest on ties. */
+static void sift_down (long long *h, int n, int i)
 {
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return x < y ? 1 : x > y ? -1 : 0;
+    long long x = h[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1] > h[c])
+            c++;
+        if (h[c] <= x)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = x;
 }
 
 /* Take from run b: the best-fitting single node, else nodes in order. */
@@ -517,46 +530,10 @@ static void pack_from_run (struct decide *d, const struct runs *r, int b,
     }
 }
 
-/* The largest run with cpus left (earliest on ties), or -1. */
-static int pack_largest (const struct runs *r)
-{
-    int best = -1;
-    for (int i = 0; i < r->n; i++)
-        if (r->cpus[i] > 0 && (best < 0 || r->cpus[i] > r->cpus[best]))
-            best = i;
-    return best;
-}
-
 static int by_node (const void *a, const void *b)
 {
     const ns_share_t *x = a, *y = b;
     return (x->node > y->node) - (x->node < y->node);
-}
-
-/* The runs in order of decreasing size (earliest on ties): a linear scan
- * for the first few, then one sort of what is left. */
-struct by_size {
-    const struct runs *r;
-    long long *order;
-    int taken, sorted, pos, n;
-};
-
-static int next_largest (struct by_size *o)
-{
-    const struct runs *r = o->r;
-    if (o->taken++ < 8)
-        return pack_largest (r);
-    if (!o->sorted) {
-        o->n = 0;
-        for (int i = 0; i < r->n; i++)
-            if (r->cpus[i] > 0)
-                o->order[o->n++] = ((long long)r->cpus[i] << 32)
-                                   | (unsigned)(INT_MAX - i);
-        qsort (o->order, o->n, sizeof (*o->order), by_cpus_desc);
-        o->sorted = 1;
-    }
-    return o->pos < o->n ? INT_MAX - (int)(o->order[o->pos++] & 0xffffffff)
-                         : -1;
 }
 
 /* 1 when the job got its CPUs (shares filled in node order, d->found
@@ -580,18 +557,32 @@ static int pack_take (struct decide *d, int busy_only)
     }
     if (total < rem)
         return 0;
-    struct by_size o = { .r = &r, .order = pl->order };
-    for (;;) {
-        int l = next_largest (&o);
-        if (l < 0)
+    int b = pack_tightest (&r, rem);
+    if (b < 0) {
+        /* No run holds it: the largest runs, in order, until one does
+         * (a max-heap: only the runs taken are ordered). */
+        long long *heap = pl->order;
+        int nh = r.n;
+        for (int i = 0; i < r.n; i++)
+            heap[i] = ((long long)r.cpus[i] << 32) | (unsigned)(INT_MAX - i);
+        for (int i = nh / 2 - 1; i >= 0; i--)
+            sift_down (heap, nh, i);
+        while (nh > 0 && b < 0) {
+            int l = INT_MAX - (int)(heap[0] & 0xffffffff);
+            heap[0] = heap[--nh];
+            sift_down (heap, nh, 0);
+            if (r.cpus[l] >= rem)
+                b = pack_tightest (&r, rem);
+            else {
+                need[l] = rem;
+                rem -= r.cpus[l];
+                r.cpus[l] = 0;
+            }
+        }
+        if (b < 0)
             return 0;       /* cannot happen: total >= rem */
-        if (r.cpus[l] >= rem)
-            break;
-        need[l] = rem;
-        rem -= r.cpus[l];
-        r.cpus[l] = 0;
     }
-    need[pack_tightest (&r, rem)] = rem;
+    need[b] = rem;
     for (int i = 0; i < r.n; i++)
         if (need[i] > 0)
             pack_from_run (d, &r, i, busy_only, &need[i]);

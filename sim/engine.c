@@ -51,6 +51,8 @@ struct sj {
     ns_share_t *shares;
     int64_t cores;          /* sum of its shares while running */
     int neutral;            /* ns_interf_neutral (): rate always 1 */
+    int shape_known;        /* shape_w, shape_s hold ns_place_shape () */
+    int shape_w, shape_s;
 };
 
 struct ns_sim {
@@ -584,16 +586,20 @@ static void remember_short (ns_sim_t *s, int width, int slot)
 }
 
 /* Does a capacity failure at this cluster state imply r fails too? */
-static int dominated (ns_sim_t *s, const ns_request_t *r)
+static int dominated (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
 {
     if (s->short_version != s->release_version || s->nshorts == 0)
         return 0;
-    int width, slot;
-    if (ns_place_shape (s->c, &s->conf.policy, s->conf.model, r, &width,
-                        &slot, NULL) < 0)
-        return 0;
+    /* The shape depends on the request and the machine only: once. */
+    if (!jb->shape_known) {
+        if (ns_place_shape (s->c, &s->conf.policy, s->conf.model, r,
+                            &jb->shape_w, &jb->shape_s, NULL) < 0)
+            return 0;
+        jb->shape_known = 1;
+    }
     for (int i = 0; i < s->nshorts; i++)
-        if (width >= s->shorts[i].width && slot >= s->shorts[i].slot)
+        if (jb->shape_w >= s->shorts[i].width
+            && jb->shape_s >= s->shorts[i].slot)
             return 1;
     return 0;
 }
@@ -634,14 +640,17 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
         && jb->in.ntasks <= ns_cluster_total_cores (s->c))
         return 0;
     struct failkey *f = NULL;
-    fill_request (s, j, &r);
+    /* Cheapest exact rejections first: the same policy-visible request
+     * failed at this release version; then the release log; then a
+     * capacity failure of a smaller shape. */
     if (s->cacheable) {
-        if (still_fails (s, jb, &r))
-            return 0;
         f = fail_slot (s, j);
-        if (f->version == s->release_version || dominated (s, &r))
+        if (f->version == s->release_version)
             return 0;
     }
+    fill_request (s, j, &r);
+    if (f && (still_fails (s, jb, &r) || dominated (s, jb, &r)))
+        return 0;
     if (ns_place (s->c, &s->conf.policy, s->conf.model, s->conf.progs, &r,
                   s->pl, err) < 0)
         return -2;
