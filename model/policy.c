@@ -601,6 +601,11 @@ static int pack (struct decide *d)
 /* Insertion sort for the usual handful of nodes. */
 static void sort_shares (ns_share_t *s, int n)
 {
+    int sorted = 1;
+    for (int i = 1; i < n && sorted; i++)
+        sorted = s[i - 1].node < s[i].node;
+    if (sorted)
+        return;     /* the usual case: nodes were taken in index order */
     if (n > 16) {
         qsort (s, n, sizeof (*s), by_node);
         return;

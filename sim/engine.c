@@ -89,6 +89,9 @@ struct ns_sim {
                                    a failed decision possible (it only
                                    takes cores and adds tenants), so
                                    failures are cached by this */
+    /* where the last backfill pass stopped (see backfill ()) */
+    int bf_head, bf_pos, bf_examined;
+    uint64_t bf_version;
     /* cached reservation */
     int resv_head;
     uint64_t resv_version;
@@ -215,6 +218,7 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
                          || conf->policy.kind == NS_POLICY_KEEP
                          || conf->policy.kind == NS_POLICY_MIN_SLOWDOWN;
     s->resv_head = -1;
+    s->bf_head = -1;
     s->stats.first_submit = -1;
     return s;
 fail:
@@ -800,8 +804,19 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
     int reserved = 0;
     double bound = -1;      /* shadow_bound (), computed on first need */
     int examined = 0;
-    for (int pos = s->qstart + 1;
-         pos < s->qend && examined < s->conf.bf_depth && free_cores (s) > 0;
+    int pos = s->qstart + 1;
+    /* The last pass started nothing, and nothing started or ended since,
+     * same head: every job it examined gets the same answer (decisions
+     * depend on the state alone, and a refused job's end only moves later
+     * with the shadow time), so go on where it stopped: only jobs
+     * submitted since are new.  Queue positions behind it do not move. */
+    if (s->cacheable && s->bf_head == head
+        && s->bf_version == s->cluster_version && s->bf_pos >= pos) {
+        pos = s->bf_pos;
+        examined = s->bf_examined;
+    }
+    uint64_t version = s->cluster_version;
+    for (; pos < s->qend && examined < s->conf.bf_depth && free_cores (s) > 0;
          pos++, examined++) {
         int j = s->queue[pos];
         if (s->jobs[j].in.ntasks > free_cores (s)
@@ -856,6 +871,12 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
          * time or keeps off the reserved nodes.  Keep the cache. */
         s->resv_version = s->cluster_version;
     }
+    /* A start in this pass may have moved the nodes an earlier refused
+     * job would get: then the next pass looks at all of them again. */
+    s->bf_head = version == s->cluster_version ? head : -1;
+    s->bf_version = s->cluster_version;
+    s->bf_pos = pos;
+    s->bf_examined = examined;
     return 0;
 }
 
