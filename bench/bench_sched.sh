@@ -5,7 +5,7 @@
 # Usage: bench_sched.sh BUILDDIR
 #
 # The same workload twice on a private cluster of 16 nodes x 24 cores
-# (tests/cluster/lib.sh): once with the stock select/cons_tres, once with
+# (tests/slurm/lib.sh): once with the stock select/cons_tres, once with
 # select/cons_tres_nodeshare.  16 running jobs fill the cluster (two
 # programs, alternating), 500 more are queued; slurmctld's statistics are
 # reset (sdiag -r) and read again after a while.  Prints "name value unit":
@@ -20,14 +20,14 @@
 builddir=${1:-.}
 builddir=$(cd "$builddir" && pwd)
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-. "$top_srcdir/tests/cluster/lib.sh"
+. "$top_srcdir/tests/slurm/lib.sh"
 
 nodes=${NS_BENCH_NODES:-16}
 queued=${NS_BENCH_QUEUED:-500}
 seconds=${NS_BENCH_SECONDS:-40}
 rounds=${NS_BENCH_ROUNDS:-2}
 plugin=$builddir/select/.libs/select_cons_tres_nodeshare.so
-mktool=$builddir/plugin/nodeshare-plugindir
+mktool=$builddir/cmd/nodeshare-plugindir
 
 skip () {
     echo "sched_cycle_ratio skipped ($*)"

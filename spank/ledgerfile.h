@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ledgerfile.h - the node's ledger as a shared, locked file
  *
- * model/ledger.c keeps the ledger's records in a memory region; this is
+ * node/ledger.c keeps the ledger's records in a memory region; this is
  * where that region lives on a node: a file (by default in /dev/shm)
  * mapped shared by every slurmstepd, owned by root and readable by no one
  * else, whose first page holds a process-shared robust mutex.  When a

@@ -6,7 +6,7 @@
  * topology, translate the step's Slurm core indices into the cores of that
  * topology, build the cache tree over them, and, under the ledger's lock,
  * reclaim dead steps' records, feed the other steps' occupancy into the
- * tree, place the local ranks (model/ledger.c decides) and record them.
+ * tree, place the local ranks (node/ledger.c decides) and record them.
  *
  * Slurm's core indices.  S_JOB_ALLOC_CORES / S_STEP_ALLOC_CORES list
  * "abstract" core indices: the node's cores numbered socket by socket,

@@ -30,15 +30,16 @@ static void find_srcdir (void)
         snprintf (srcdir, sizeof (srcdir), "%s", env);
         return;
     }
+    /* SRCDIR/tests/unit/config.c -> SRCDIR */
     snprintf (srcdir, sizeof (srcdir), "%s", __FILE__);
-    char *slash = strrchr (srcdir, '/');
-    if (slash)
+    for (int up = 0; up < 3; up++) {
+        char *slash = strrchr (srcdir, '/');
+        if (!slash) {
+            snprintf (srcdir, sizeof (srcdir), ".");
+            break;
+        }
         *slash = '\0';
-    slash = strrchr (srcdir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf (srcdir, sizeof (srcdir), ".");
+    }
 }
 
 static int cmp_names (const void *a, const void *b)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/cluster/spank.sh - the SPANK plugin nodeshare.so in a real Slurm
+# tests/slurm/spank.sh - the SPANK plugin nodeshare.so in a real Slurm
 # cluster (TAP)
 #
 # Part 1: one node declared as this machine (2 cores).  srun ranks read
@@ -23,7 +23,7 @@
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$(pwd)}
-. "$top_srcdir/tests/cluster/lib.sh"
+. "$top_srcdir/tests/slurm/lib.sh"
 
 so=$top_builddir/spank/.libs/nodeshare.so
 tree=$top_builddir/nodeshare-tree

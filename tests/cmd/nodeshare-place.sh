@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/nodeshare-place.sh - exact decisions of nodeshare-place (TAP):
+# tests/cmd/nodeshare-place.sh - exact decisions of nodeshare-place (TAP):
 # small jobs, pack, the twin rule as a preference and as a strict rule,
 # programs without figures, explicit shapes.
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-.}
 place=$top_builddir/nodeshare-place
 study=$top_srcdir/examples/abq-lam-lsd.json

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/cluster/select.sh - select/cons_tres_nodeshare on a real cluster (TAP)
+# tests/slurm/select.sh - select/cons_tres_nodeshare on a real cluster (TAP)
 #
 # Starts 4 nodes x 24 cores with SelectType=select/cons_tres_nodeshare in a
 # private PluginDir (made by nodeshare-plugindir) and checks, polling with
@@ -35,11 +35,11 @@
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
-. "$top_srcdir/tests/cluster/lib.sh"
+. "$top_srcdir/tests/slurm/lib.sh"
 
 ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
 plugin=$top_builddir/select/.libs/select_cons_tres_nodeshare.so
-mkdir_tool=$top_builddir/plugin/nodeshare-plugindir
+mkdir_tool=$top_builddir/cmd/nodeshare-plugindir
 [ -f "$plugin" ] ||
     tap_skip_all "select plugin not built (configure --with-slurm-source=DIR|auto)"
 [ -x "$mkdir_tool" ] || tap_skip_all "$mkdir_tool not built"
@@ -74,7 +74,7 @@ tap_ok $? "  it links our plugin and leaves out select_cons_tres.so"
 # stripes them.  FALLBACK (default 0) is fallback_after.
 good_config () {   # POLICY [FALLBACK]
     cat <<EOF
-// written by tests/cluster/select.sh
+// written by tests/slurm/select.sh
 {
   "policy": "$1",
   "fallback_after": ${2:-0},

@@ -2,7 +2,7 @@
 /* nodeshare-sim - replay a job trace under every placement policy
  *
  * main () parses options and calls into sim/ and model/; see
- * doc/nodeshare-sim.1 for the user's view.
+ * cmd/nodeshare-sim.1 for the user's view.
  */
 #include "config.h"
 

@@ -3,7 +3,7 @@
 # nodeshare-sim.sh - the simulator as a user meets it (TAP): bad inputs get
 # one precise message and an exit status that says whether results were
 # produced (0 yes, 1 no, 2 bad usage); outputs are well-formed.
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$(pwd)}
 sim="$top_builddir/nodeshare-sim"
 tmp=$(mktemp -d)

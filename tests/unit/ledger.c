@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ledger.t - the node-local occupancy ledger (model/ledger.c) and its
+/* ledger.t - the node-local occupancy ledger (node/ledger.c) and its
  * shared, locked file (spank/ledgerfile.c), and the SPANK plugin's
  * per-step path (spank/pin.c) on top of them.
  *

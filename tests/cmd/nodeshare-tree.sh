@@ -7,7 +7,7 @@
 # exit status with tests/golden/NAME.out, as hwloc's utils tests do.
 # NS_GOLDEN_UPDATE=1 rewrites the golden files instead (review the diff).
 
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$(pwd)}
 tool="$top_builddir/nodeshare-tree"
 golden="$top_srcdir/tests/golden"

@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/cluster/smoke.sh - a real Slurm cluster on this machine works (TAP)
+# tests/slurm/smoke.sh - a real Slurm cluster on this machine works (TAP)
 #
-# Starts 4 nodes x 24 cores (stock select/cons_tres) with tests/cluster/lib.sh,
+# Starts 4 nodes x 24 cores (stock select/cons_tres) with tests/slurm/lib.sh,
 # runs batch jobs and srun steps through it, and stops it.  Skips when not
 # root or when Slurm/munge are not installed.  Env: see lib.sh
 # (NS_CLUSTER_KEEP=1 keeps the cluster directory).
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$top_srcdir/tests/cluster/lib.sh"
+. "$top_srcdir/tests/slurm/lib.sh"
 
 ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
 

@@ -2,7 +2,7 @@
 /* nodeshare-tree - place tasks in a node's space-bounded cache tree
  *
  * What the SPANK plugin would do with ranks of given footprints on a given
- * machine: the tree of model/cachetree.h over an hwloc topology (the live
+ * machine: the tree of node/cachetree.h over an hwloc topology (the live
  * machine, an XML export or a synthetic description), the tasks placed in
  * command-line order, one line (or JSON object) per task.  For
  * administrators checking a node, and for the golden-output tests.
