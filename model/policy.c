@@ -417,7 +417,7 @@ static void take_shared (struct decide *d)
             visited++;
         }
     }
-    if (!d->pl->quiet) {
+    if (!(d->req->flags & NS_REQ_QUIET)) {
         int busy = nn - ns_cluster_nempty (c) - visited;
         int before = d->nrefused[REF_BUSY];
         count_closed_busy (d);
@@ -1051,7 +1051,7 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
     if (pl->verdict != NS_PLACED && pl->verdict != NS_NEVER
         && falls_back (pol, req) && !d.packed)
         decide_once (&d, 1);
-    if (pl->quiet)
+    if (req->flags & NS_REQ_QUIET)
         pl->explain[0] = '\0';
     else
         explain (&d, progs);
@@ -1111,7 +1111,7 @@ int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
 {
     if (!c || !pol || !req || !nodes)
         return stop_at;
-    ns_placement_t pl = { .cap = ns_cluster_nnodes (c), .quiet = 1 };
+    ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
     struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl };
     if (validate (c, req, NULL) < 0 || shape (&d, 0) == NS_NEVER)
         return 0;
@@ -1123,6 +1123,123 @@ int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
     for (int i = 0; i < n && count < stop_at; i++)
         count += admits_one (&d, nodes[i]);
     return count;
+}
+
+/* One job taken out by ns_place_after, to be put back. */
+struct released {
+    uint64_t id;
+    int program, flags, first, n;
+};
+
+struct what_if {
+    struct released *rel;
+    int nrel, caprel;
+    ns_share_t *sh;
+    int nsh, capsh;
+};
+
+static int what_if_release (ns_cluster_t *c, struct what_if *w, uint64_t id,
+                            ns_error_t *err)
+{
+    int n = ns_job_shares (c, id, NULL, 0);
+    if (n <= 0)
+        return 0;               /* not running (any more): nothing to do */
+    if (w->nrel == w->caprel) {
+        int cap = w->caprel ? 2 * w->caprel : 64;
+        struct released *r = realloc (w->rel, cap * sizeof (*r));
+        if (!r)
+            return ns_error_set (err, ENOMEM, "out of memory");
+        w->rel = r;
+        w->caprel = cap;
+    }
+    if (w->nsh + n > w->capsh) {
+        int cap = 2 * (w->nsh + n);
+        ns_share_t *p = realloc (w->sh, cap * sizeof (*p));
+        if (!p)
+            return ns_error_set (err, ENOMEM, "out of memory");
+        w->sh = p;
+        w->capsh = cap;
+    }
+    w->rel[w->nrel] = (struct released){
+        .id = id, .program = ns_job_program (c, id),
+        .flags = ns_job_flags (c, id), .first = w->nsh, .n = n,
+    };
+    ns_job_shares (c, id, w->sh + w->nsh, n);
+    if (ns_cluster_remove_job (c, id, err) < 0)
+        return -1;
+    w->nsh += n;
+    w->nrel++;
+    return 0;
+}
+
+/* Put every released job back, last first: the state they left. */
+static int what_if_restore (ns_cluster_t *c, struct what_if *w,
+                            ns_error_t *err)
+{
+    int rc = 0;
+    for (int k = w->nrel - 1; k >= 0; k--) {
+        const struct released *r = &w->rel[k];
+        if (ns_cluster_add_job (c, r->id, r->program, w->sh + r->first, r->n,
+                                r->flags, rc ? NULL : err) < 0)
+            rc = -1;
+    }
+    free (w->rel);
+    free (w->sh);
+    return rc;
+}
+
+int ns_place_after (ns_cluster_t *c, const ns_policy_t *pol,
+                    const ns_interf_t *m, const ns_progtab_t *progs,
+                    const ns_request_t *req, const uint64_t *order,
+                    const double *when, int n, ns_placement_t *pl,
+                    ns_error_t *err)
+{
+    if (!c || !pol || !req || !pl || (n > 0 && !order))
+        return ns_error_set (err, EINVAL, "ns_place_after: missing argument");
+    struct what_if w = { 0 };
+    long long need = (long long)req->ntasks * req->cpus_per_task;
+    int placed = 0, have = -1, width = 0, since = 0;
+    int nodes[64];
+    for (int k = 0; k < n && !placed; k++) {
+        if (what_if_release (c, &w, order[k], err) < 0)
+            goto fail;
+        if (when && k + 1 < n && when[k + 1] == when[k])
+            continue;           /* ends together with the next */
+        if (ns_cluster_total_cores (c) - ns_cluster_used_cores (c) < need)
+            continue;
+        /* After a failed try with `have` admissible nodes, only the
+         * nodes released since can make up the shortfall. */
+        for (; have >= 0 && since < w.nrel && have < width; since++) {
+            const struct released *r = &w.rel[since];
+            int cnt = r->n < 64 ? r->n : 0;
+            for (int i = 0; i < cnt; i++)
+                nodes[i] = w.sh[r->first + i].node;
+            have += cnt ? ns_place_admits (c, pol, m, req, nodes, cnt,
+                                           width - have)
+                        : width;    /* too wide to list: just try */
+        }
+        if (have >= 0 && have < width)
+            continue;
+        if (ns_place (c, pol, m, progs, req, pl, err) < 0)
+            goto fail;
+        if (pl->verdict == NS_PLACED)
+            placed = k + 1;
+        else if (pl->verdict == NS_NEVER)
+            break;
+        else {
+            have = pl->found;
+            width = pl->width;
+            since = w.nrel;
+        }
+    }
+    if (what_if_restore (c, &w, err) < 0)
+        return -1;
+    return placed;
+fail:;
+    int saved = errno;
+    what_if_restore (c, &w, NULL);
+    errno = saved;
+    return -1;
 }
 
 double ns_job_rate (const ns_cluster_t *c, const ns_interf_t *m, uint64_t id)

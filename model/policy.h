@@ -57,6 +57,8 @@ int ns_policy_name (const ns_policy_t *p, const ns_progtab_t *progs, char *buf,
 
 enum {
     NS_REQ_WHOLE_NODES = 1, /* --exclusive: whole nodes, nobody else */
+    NS_REQ_QUIET = 2,       /* no explanation wanted (the simulator decides
+                               millions of times; what-if tries) */
 };
 
 typedef struct {
@@ -123,8 +125,6 @@ typedef struct {
     int cap;
     ns_share_t *shares; /* n entries, ascending node index */
     int shared;         /* nodes that already had a tenant */
-    int quiet;          /* set by the caller: skip the explanation (the
-                           simulator decides millions of times) */
     int width;          /* nodes the shape needed (also when not placed) */
     int slot;           /* free cores it needed on each of them */
     int found;          /* not placed: admissible nodes there were */
@@ -132,7 +132,7 @@ typedef struct {
                            pairing rules: any job of this policy needing
                            >= width nodes with >= slot cores fails too */
     ns_pack_why_t why;  /* rule NS_RULE_PACK / AS_ASKED: why packed */
-    char explain[512];  /* one line, no newline ("" when quiet) */
+    char explain[512];  /* one line, no newline ("" for NS_REQ_QUIET) */
     int *scratch;       /* private: 4 x cap ints for pack's node runs */
     long long *order;   /* private: cap entries to order them */
 } ns_placement_t;
@@ -174,6 +174,23 @@ int ns_place_governed (const ns_cluster_t *c, const ns_policy_t *pol,
 int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
                      const ns_interf_t *m, const ns_request_t *req,
                      const int *nodes, int n, int stop_at);
+
+/* "What if these jobs ended": take the running jobs order[0..n-1] out of
+ * c one by one until the policy places req, then put every one back
+ * (c is unchanged on return, whatever happens).  Jobs with equal when[]
+ * (may be NULL) end together: a placement is tried only after the last of
+ * them.  A try is skipped while fewer cores are free than req asks, and
+ * while the nodes released since the last failed try cannot make up its
+ * shortfall (ns_place_admits).  Returns k >= 1 when the policy places req
+ * once order[0..k-1] have ended (pl holds that placement), 0 when it does
+ * not even then, -1 with errno and err on an error (c restored).  The
+ * simulator's EASY reservation and the select plugin's will-run answer
+ * are both this (design.md section 5). */
+int ns_place_after (ns_cluster_t *c, const ns_policy_t *pol,
+                    const ns_interf_t *m, const ns_progtab_t *progs,
+                    const ns_request_t *req, const uint64_t *order,
+                    const double *when, int n, ns_placement_t *pl,
+                    ns_error_t *err);
 
 /* Progress rate of a running job: its spread speedup (1 unless striped)
  * divided by the worst slowdown among its nodes, where a node's slowdown

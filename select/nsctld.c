@@ -814,65 +814,37 @@ static void refresh_ends (void)
     }
 }
 
-struct removed {
-    uint64_t id;
-    int program, flags, first, n;
-};
-
 /* Where will the job start?  Take running jobs out of the model in the
- * order they end, until the policy places the job; that placement is
- * where cons_tres is then asked for a start time, so that backfill's
- * reservation lies on the nodes nodeshare will pick at that time.  The
- * model is restored afterwards.  1 when a placement was found (S.pl). */
+ * order they end until the policy places the job (ns_place_after: the
+ * same "what if these jobs ended" the simulator's reservation uses); that
+ * placement is where cons_tres is then asked for a start time, so that
+ * backfill's reservation lies on the nodes nodeshare will pick at that
+ * time.  1 when a placement was found (S.pl). */
 static int decide_future (const ns_request_t *r)
 {
     ns_error_t err;
-    int found = 0, nrem = 0, nsh = 0, capsh = 0;
-    struct removed *rem = NULL;
-    ns_share_t *sh = NULL;
-    const ns_policy_t *pol = ns_config_policy (S.cfg);
-
     refresh_ends ();
     qsort (S.run, S.nrun, sizeof (*S.run), by_end);
-    rem = calloc (S.nrun ? S.nrun : 1, sizeof (*rem));
-    if (!rem)
-        return 0;
-    S.pl->quiet = 1;
-    for (int k = 0; k < S.nrun && !found; k++) {
-        uint64_t id = S.run[k].id;
-        int n = ns_job_shares (S.cl, id, NULL, 0);
-        if (n <= 0)
-            continue;
-        if (nsh + n > capsh) {
-            int cap = 2 * (nsh + n);
-            ns_share_t *p = realloc (sh, cap * sizeof (*p));
-            if (!p)
-                break;
-            sh = p;
-            capsh = cap;
+    uint64_t *ids = calloc (S.nrun ? S.nrun : 1, sizeof (*ids));
+    double *ends = calloc (S.nrun ? S.nrun : 1, sizeof (*ends));
+    int found = 0;
+    if (ids && ends) {
+        for (int k = 0; k < S.nrun; k++) {
+            ids[k] = S.run[k].id;
+            ends[k] = (double)S.run[k].end;
         }
-        rem[nrem] = (struct removed) {
-            .id = id, .program = ns_job_program (S.cl, id),
-            .flags = ns_job_flags (S.cl, id), .first = nsh, .n = n,
-        };
-        ns_job_shares (S.cl, id, sh + nsh, n);
-        if (ns_cluster_remove_job (S.cl, id, NULL) < 0)
-            break;
-        nsh += n;
-        nrem++;
-        if (ns_place (S.cl, pol, ns_config_interf (S.cfg),
-                      ns_config_progtab (S.cfg), r, S.pl, &err) == 0
-            && S.pl->verdict == NS_PLACED)
-            found = 1;
+        ns_request_t q = *r;
+        q.flags |= NS_REQ_QUIET;
+        int k = ns_place_after (S.cl, ns_config_policy (S.cfg),
+                                ns_config_interf (S.cfg),
+                                ns_config_progtab (S.cfg), &q, ids, ends,
+                                S.nrun, S.pl, &err);
+        if (k < 0)
+            S.dirty = 1;    /* the model could not be restored: rebuild */
+        found = k > 0;
     }
-    S.pl->quiet = 0;
-    for (int k = nrem - 1; k >= 0; k--)
-        if (ns_cluster_add_job (S.cl, rem[k].id, rem[k].program,
-                                sh + rem[k].first, rem[k].n, rem[k].flags,
-                                NULL) < 0)
-            S.dirty = 1;    /* cannot happen; rebuild to be safe */
-    free (rem);
-    free (sh);
+    free (ids);
+    free (ends);
     return found;
 }
 

@@ -75,11 +75,13 @@ struct ns_sim {
                            [qstart, qend) */
     int qstart, qend;
 
-    int *byest;         /* running jobs sorted by (est_end, index) */
+    uint64_t *byest;    /* running jobs (ids = indices) sorted by
+                           (est_end, index) ... */
+    double *byest_end;  /* ... and their est_end, side by side: the order
+                           ns_place_after () releases them in */
     int nbyest, byestcap;
 
     int stamp;          /* dedupe marker for co-tenant updates */
-    int *removed;       /* scratch for reservations */
     int *hmark;         /* node -> reservation id that marked it */
     int resv_id;
     uint64_t cluster_version;   /* bumped by every start and end */
@@ -202,8 +204,6 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
         ns_error_set (err, ENOMEM, "out of memory");
         goto fail;
     }
-    s->pl->quiet = 1;
-    s->pl_resv->quiet = 1;
     ns_cluster_set_tenant_hint (s->c, conf->policy.max_cotenants);
     /* Decisions depend on the state alone unless a wait bound or a seeded
      * tie-break (which depends on the job id) takes part. */
@@ -236,7 +236,7 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->heap);
     free (s->queue);
     free (s->byest);
-    free (s->removed);
+    free (s->byest_end);
     free (s->rlog);
     free (s->hmark);
     ns_placement_destroy (s->pl);
@@ -332,18 +332,14 @@ const ns_simstats_t *ns_sim_stats (const ns_sim_t *s)
 
 /* ---- running jobs sorted by estimated end ---- */
 
-static int est_before (const ns_sim_t *s, int a, int b)
-{
-    double ea = s->jobs[a].est_end, eb = s->jobs[b].est_end;
-    return ea < eb || (ea == eb && a < b);
-}
-
 static int byest_pos (const ns_sim_t *s, int j)
 {
+    double e = s->jobs[j].est_end;
     int lo = 0, hi = s->nbyest;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (est_before (s, s->byest[mid], j))
+        double em = s->byest_end[mid];
+        if (em < e || (em == e && s->byest[mid] < (uint64_t)j))
             lo = mid + 1;
         else
             hi = mid;
@@ -355,20 +351,23 @@ static int byest_insert (ns_sim_t *s, int j)
 {
     if (s->nbyest == s->byestcap) {
         int cap = s->byestcap ? s->byestcap * 2 : 256;
-        int *b = realloc (s->byest, sizeof (int) * cap);
+        uint64_t *b = realloc (s->byest, sizeof (*b) * cap);
         if (!b)
             return -1;
         s->byest = b;
-        int *r = realloc (s->removed, sizeof (int) * cap);
-        if (!r)
+        double *e = realloc (s->byest_end, sizeof (*e) * cap);
+        if (!e)
             return -1;
-        s->removed = r;
+        s->byest_end = e;
         s->byestcap = cap;
     }
     int pos = byest_pos (s, j);
-    memmove (&s->byest[pos + 1], &s->byest[pos],
-             sizeof (int) * (s->nbyest - pos));
-    s->byest[pos] = j;
+    int tail = s->nbyest - pos;
+    memmove (&s->byest[pos + 1], &s->byest[pos], sizeof (*s->byest) * tail);
+    memmove (&s->byest_end[pos + 1], &s->byest_end[pos],
+             sizeof (*s->byest_end) * tail);
+    s->byest[pos] = (uint64_t)j;
+    s->byest_end[pos] = s->jobs[j].est_end;
     s->nbyest++;
     return 0;
 }
@@ -376,9 +375,12 @@ static int byest_insert (ns_sim_t *s, int j)
 static void byest_remove (ns_sim_t *s, int j)
 {
     int pos = byest_pos (s, j);
-    if (pos < s->nbyest && s->byest[pos] == j) {
+    if (pos < s->nbyest && s->byest[pos] == (uint64_t)j) {
+        int tail = s->nbyest - pos - 1;
         memmove (&s->byest[pos], &s->byest[pos + 1],
-                 sizeof (int) * (s->nbyest - pos - 1));
+                 sizeof (*s->byest) * tail);
+        memmove (&s->byest_end[pos], &s->byest_end[pos + 1],
+                 sizeof (*s->byest_end) * tail);
         s->nbyest--;
     }
 }
@@ -554,6 +556,7 @@ static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
 {
     const struct sj *jb = &s->jobs[j];
     ns_request_init (r, (uint64_t)j, jb->in.program, jb->in.ntasks);
+    r->flags = NS_REQ_QUIET;
     r->waited = (int64_t)(s->now - jb->in.submit);
 }
 
@@ -691,7 +694,9 @@ static void drop_never (ns_sim_t *s, int j)
     s->done++;
 }
 
-/* Reservation of the queue head (see the file comment). */
+/* Reservation of the queue head (see the file comment): the earliest
+ * estimated end after which the policy places it, releasing running jobs
+ * in order of estimated end (ns_place_after), and the nodes it gets. */
 static int reserve (ns_sim_t *s, int head, ns_error_t *err)
 {
     if (s->resv_head == head && s->resv_version == s->cluster_version)
@@ -700,65 +705,18 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     s->resv_version = s->cluster_version;
     s->resv_id++;
     s->shadow = INFINITY;
-    int nremoved = 0, found = 0;
-    int64_t need = s->jobs[head].in.ntasks;
-    /* The cluster is temporarily not at cluster_version: no caching. */
-    int cacheable = s->cacheable;
-    s->cacheable = 0;
-    /* Releasing jobs only adds room, so after a failed try with `have`
-     * admissible nodes, only the nodes released since can make up the
-     * shortfall: count those before trying again (see still_fails). */
-    int have = -1, width = 0;
-    int64_t since = 0;      /* index into `released` of the next unchecked */
     ns_request_t req;
     fill_request (s, head, &req);
-    for (int k = 0; k < s->nbyest && !found; k++) {
-        int r = s->byest[k];
-        if (ns_cluster_remove_job (s->c, (uint64_t)r, err) < 0)
-            return -1;
-        s->removed[nremoved++] = r;
-        if (k + 1 < s->nbyest
-            && s->jobs[s->byest[k + 1]].est_end == s->jobs[r].est_end)
-            continue;
-        if (free_cores (s) < need)
-            continue;
-        if (have >= 0) {
-            for (; since < nremoved && have < width; since++) {
-                const struct sj *rj = &s->jobs[s->removed[since]];
-                int nodes[64];
-                int n = rj->nshares < 64 ? rj->nshares : 0;
-                for (int i = 0; i < n; i++)
-                    nodes[i] = rj->shares[i].node;
-                have += n ? ns_place_admits (s->c, &s->conf.policy,
-                                             s->conf.model, &req, nodes, n,
-                                             width - have)
-                          : width;  /* too wide to list: just try */
-            }
-            if (have < width)
-                continue;
-        }
-        int d = decide (s, head, err);
-        if (d < -1)
-            return -1;
-        if (d == 1) {
-            found = 1;
-            s->shadow = s->jobs[r].est_end > s->now ? s->jobs[r].est_end
-                                                    : s->now;
-            for (int i = 0; i < s->pl->n; i++)
-                s->hmark[s->pl->shares[i].node] = s->resv_id;
-        }
-        else if (d == 0) {
-            have = s->pl->found;
-            width = s->pl->width;
-            since = nremoved;
-        }
-    }
-    s->cacheable = cacheable;
-    for (int k = nremoved - 1; k >= 0; k--) {
-        struct sj *jb = &s->jobs[s->removed[k]];
-        if (ns_cluster_add_job (s->c, (uint64_t)s->removed[k], jb->in.program,
-                                jb->shares, jb->nshares, jb->flags, err) < 0)
-            return -1;
+    int k = ns_place_after (s->c, &s->conf.policy, s->conf.model,
+                            s->conf.progs, &req, s->byest, s->byest_end,
+                            s->nbyest, s->pl, err);
+    if (k < 0)
+        return -1;
+    if (k > 0) {
+        double end = s->byest_end[k - 1];
+        s->shadow = end > s->now ? end : s->now;
+        for (int i = 0; i < s->pl->n; i++)
+            s->hmark[s->pl->shares[i].node] = s->resv_id;
     }
     return 0;
 }

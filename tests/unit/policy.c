@@ -508,6 +508,50 @@ static void test_partial (void)
         "the one-core LAM next to 12 cores of LSD: 1/0.979, not striped");
 }
 
+/* ns_place_after: "what if these jobs ended", with the cluster restored. */
+static void test_place_after (void)
+{
+    setup (3, 24, NS_POLICY_TWINS);
+    put (1, LAM, 0, "0:12,1:12");
+    put (2, ABQ, 0, "2:24");
+    put (3, LSD, 0, "0:12,1:12");
+    ns_request_t r;
+    ns_request_init (&r, 10, LAM, 24);
+    r.flags = NS_REQ_QUIET;
+    ns_error_t err;
+    uint64_t order[3] = { 3, 2, 1 };
+    double when[3] = { 100, 200, 300 };
+    is_int (ns_place_after (c, &pol, m, progs, &r, order, when, 3, pl, &err),
+            3, "strict twins: LAM places only once its twin ended too");
+    is_str (pl->explain, "", "quiet: no explanation");
+    ok (pl->verdict == NS_PLACED && pl->n == 2 && pl->shares[0].node == 0
+        && pl->shares[1].node == 1, "on the empty pair 0,1 (%d nodes: %d %d)",
+        pl->n, pl->shares[0].node, pl->n > 1 ? pl->shares[1].node : -1);
+    is_int (ns_cluster_njobs (c), 3, "every job put back");
+    ns_error_t cerr;
+    ok (ns_cluster_check (c, &cerr) == 0, "invariants after the what-if");
+    is_int (ns_node_free_cores (c, 2), 0, "node 2 full again");
+    ns_request_init (&r, 12, ABQ, 24);
+    r.flags = NS_REQ_QUIET;
+    is_int (ns_place_after (c, &pol, m, progs, &r, order, when, 3, pl, &err),
+            1, "ABQ places next to LAM once LSD ended");
+    double same[3] = { 100, 100, 300 };
+    is_int (ns_place_after (c, &pol, m, progs, &r, order, same, 3, pl, &err),
+            2, "jobs ending together are released together");
+    ns_request_init (&r, 10, LAM, 24);
+    r.flags = NS_REQ_QUIET;
+    uint64_t one[1] = { 3 };
+    is_int (ns_place_after (c, &pol, m, progs, &r, one, NULL, 1, pl, &err),
+            0, "not even after LSD alone: 0");
+    is_int (ns_cluster_njobs (c), 3, "still 3 jobs");
+    ns_request_init (&r, 11, LAM, 100);
+    r.flags = NS_REQ_QUIET;
+    is_int (ns_place_after (c, &pol, m, progs, &r, order, when, 3, pl, &err),
+            0, "more cores than the cluster: never, 0");
+    is_int (ns_place_after (c, &pol, m, progs, &r, NULL, NULL, 1, pl, &err),
+            -1, "missing order: error");
+}
+
 static void test_errors (void)
 {
     ns_error_t err;
@@ -555,6 +599,7 @@ int main (void)
     test_no_gain ();
     test_preference_fallback ();
     test_partial ();
+    test_place_after ();
     test_errors ();
     ns_cluster_destroy (c);
     ns_placement_destroy (pl);
