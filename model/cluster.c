@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "nsutil.h"
 #include "progtab.h"
 
 #define NS_OPEN_LEVELS 24
@@ -80,19 +81,8 @@ struct ns_cluster {
     struct job *jobs;
     int njobs;
     int jobcap;
-    int *slots;         /* -1 free, else index into jobs */
-    int nslots;         /* power of two, >= 2 * njobs */
+    ns_idmap_t index;   /* job id -> index into jobs */
 };
-
-static uint64_t mix64 (uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
 
 /* Levels 2^0 .. 2^k <= cores: more would always be empty. */
 static int levels_for (int cores)
@@ -171,11 +161,9 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     for (int k = 0; k < NS_OPEN_LEVELS; k++)
         if (!(c->open[k] = calloc (c->nwords, sizeof (uint64_t))))
             goto nomem;
-    c->nslots = 1024;
-    c->slots = malloc (sizeof (int) * c->nslots);
-    if (!c->nodes || !c->empty || !c->avail || !c->mark || !c->slots)
+    if (!c->nodes || !c->empty || !c->avail || !c->mark
+        || ns_idmap_init (&c->index) < 0)
         goto nomem;
-    memset (c->slots, 0xff, sizeof (int) * c->nslots);
     for (int i = 0; i < nnodes; i++) {
         c->nodes[i].cores = cores;
         c->nodes[i].sockets = sockets;
@@ -206,7 +194,7 @@ void ns_cluster_destroy (ns_cluster_t *c)
     for (int k = 0; k < NS_OPEN_LEVELS; k++)
         free (c->open[k]);
     free (c->jobs);
-    free (c->slots);
+    ns_idmap_free (&c->index);
     free (c);
 }
 
@@ -249,72 +237,16 @@ int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
     return 0;
 }
 
-/* Slot holding id, or the free slot where it would go. */
-static int find_slot (const ns_cluster_t *c, uint64_t id)
-{
-    unsigned mask = (unsigned)c->nslots - 1;
-    unsigned i = (unsigned)mix64 (id) & mask;
-    while (c->slots[i] >= 0 && c->jobs[c->slots[i]].id != id)
-        i = (i + 1) & mask;
-    return (int)i;
-}
-
 static struct job *find_job (const ns_cluster_t *c, uint64_t id)
 {
-    int s = find_slot (c, id);
-    return c->slots[s] >= 0 ? &c->jobs[c->slots[s]] : NULL;
-}
-
-static int rehash (ns_cluster_t *c, int nslots)
-{
-    int *slots = malloc (sizeof (int) * nslots);
-    if (!slots)
-        return -1;
-    free (c->slots);
-    c->slots = slots;
-    c->nslots = nslots;
-    memset (c->slots, 0xff, sizeof (int) * nslots);
-    for (int j = 0; j < c->njobs; j++)
-        c->slots[find_slot (c, c->jobs[j].id)] = j;
-    return 0;
-}
-
-/* Backward-shift deletion for linear probing (Knuth 6.4, algorithm R). */
-static void slot_delete (ns_cluster_t *c, int s)
-{
-    unsigned mask = (unsigned)c->nslots - 1;
-    unsigned hole = (unsigned)s;
-    unsigned i = hole;
-    c->slots[hole] = -1;
-    for (;;) {
-        i = (i + 1) & mask;
-        if (c->slots[i] < 0)
-            return;
-        unsigned home = (unsigned)mix64 (c->jobs[c->slots[i]].id) & mask;
-        /* Move i into the hole unless its home lies cyclically in
-         * (hole, i]. */
-        int stays = hole <= i ? (home > hole && home <= i)
-                              : (home > hole || home <= i);
-        if (!stays) {
-            c->slots[hole] = c->slots[i];
-            c->slots[i] = -1;
-            hole = i;
-        }
-    }
+    int j = ns_idmap_get (&c->index, id);
+    return j >= 0 ? &c->jobs[j] : NULL;
 }
 
 /* Room for one more tenant. */
 static int tenant_reserve (struct node *n)
 {
-    if (n->ntenants < n->cap)
-        return 0;
-    int cap = n->cap ? n->cap * 2 : 2;
-    struct tenant *t = realloc (n->t, sizeof (*t) * cap);
-    if (!t)
-        return -1;
-    n->t = t;
-    n->cap = cap;
-    return 0;
+    return ns_grow (&n->t, &n->cap, n->ntenants + 1, sizeof (*n->t), 2);
 }
 
 static int check_shares (ns_cluster_t *c, const ns_share_t *shares,
@@ -364,17 +296,12 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
     if (check_shares (c, shares, nshares, flags, err) < 0)
         return -1;
     if (c->njobs == c->jobcap) {
-        int cap = c->jobcap ? c->jobcap * 2 : 64;
-        struct job *jobs = realloc (c->jobs, sizeof (*jobs) * cap);
-        if (!jobs)
+        if (ns_grow (&c->jobs, &c->jobcap, c->njobs + 1, sizeof (*c->jobs),
+                     64) < 0)
             return ns_error_set (err, ENOMEM, "out of memory");
-        c->jobs = jobs;
-        c->jobcap = cap;
         for (int k = 0; k < c->njobs; k++)
             fix_inline (&c->jobs[k]);
     }
-    if (2 * (c->njobs + 1) > c->nslots && rehash (c, c->nslots * 2) < 0)
-        return ns_error_set (err, ENOMEM, "out of memory");
     /* Reserve every tenant slot first so a failure changes nothing. */
     for (int i = 0; i < nshares; i++)
         if (tenant_reserve (&c->nodes[shares[i].node]) < 0)
@@ -389,6 +316,10 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
     }
     else
         jb->shares = jb->inl;
+    if (ns_idmap_put (&c->index, id, j) < 0) {
+        free_shares (jb);
+        return ns_error_set (err, ENOMEM, "out of memory");
+    }
     memcpy (jb->shares, shares, sizeof (ns_share_t) * nshares);
 
     for (int i = 0; i < nshares; i++) {
@@ -408,7 +339,6 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
     jb->id = id;
     jb->program = program;
     jb->flags = flags;
-    c->slots[find_slot (c, id)] = j;
     return 0;
 }
 
@@ -416,11 +346,10 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
 {
     if (!c)
         return ns_error_set (err, EINVAL, "no cluster");
-    int s = find_slot (c, id);
-    if (c->slots[s] < 0)
+    int j = ns_idmap_get (&c->index, id);
+    if (j < 0)
         return ns_error_set (err, ENOENT, "job %llu is not running",
                              (unsigned long long)id);
-    int j = c->slots[s];
     struct job *jb = &c->jobs[j];
     for (int i = 0; i < jb->nshares; i++) {
         int n = jb->shares[i].node;
@@ -442,12 +371,13 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
         update_open (c, n);
     }
     free_shares (jb);
-    slot_delete (c, s);
+    ns_idmap_del (&c->index, id);
     int last = --c->njobs;
     if (j != last) {
         c->jobs[j] = c->jobs[last];
         fix_inline (&c->jobs[j]);
-        c->slots[find_slot (c, c->jobs[j].id)] = j;
+        /* replaces a present key: cannot fail */
+        ns_idmap_put (&c->index, c->jobs[j].id, j);
     }
     return 0;
 }
@@ -825,8 +755,7 @@ int ns_cluster_check (const ns_cluster_t *c, ns_error_t *err)
     if (check_nodes (c, &tenants_total, err) < 0)
         return -1;
     int shares_total = 0, occupied = 0;
-    for (int s = 0; s < c->nslots; s++)
-        occupied += c->slots[s] >= 0;
+    occupied = c->index.count;
     if (occupied != c->njobs)
         return ns_error_set (err, EPROTO, "%d hash slots for %d jobs",
                              occupied, c->njobs);

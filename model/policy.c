@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nsutil.h"
 #include "policy.h"
 
 static const char *kind_names[NS_POLICY_COUNT] = {
@@ -867,94 +868,69 @@ static ns_verdict_t shortfall_verdict (const struct decide *d)
     return NS_WAIT_RESOURCES;
 }
 
-/* Append to a fixed buffer without overflowing it. */
-struct sbuf {
-    char *p;
-    size_t len;
-    size_t used;
-};
-
-__attribute__ ((format (printf, 2, 3)))
-static void sb_add (struct sbuf *b, const char *fmt, ...)
-{
-    if (b->used >= b->len)
-        return;
-    va_list ap;
-    va_start (ap, fmt);
-    int n = vsnprintf (b->p + b->used, b->len - b->used, fmt, ap);
-    va_end (ap);
-    if (n > 0)
-        b->used += (size_t)n;
-    if (b->used >= b->len) {
-        b->used = b->len;
-        if (b->len > 4)
-            memcpy (b->p + b->len - 4, "...", 4);
-    }
-}
-
 static void explain_head (struct decide *d, const ns_progtab_t *progs,
-                          struct sbuf *b)
+                          ns_sbuf_t *b)
 {
     const ns_request_t *r = d->req;
     char pname[32];
     ns_policy_name (d->pol, progs, pname, sizeof (pname));
-    sb_add (b, "job %llu (%s, %d cores) [%s]: ", (unsigned long long)r->id,
+    ns_sbuf_printf (b, "job %llu (%s, %d cores) [%s]: ", (unsigned long long)r->id,
             r->program == NS_PROGRAM_UNKNOWN
                 ? "unknown program"
                 : ns_progtab_name (progs, r->program),
             r->ntasks * r->cpus_per_task, pname);
 }
 
-static void explain_refused (const struct decide *d, struct sbuf *b)
+static void explain_refused (const struct decide *d, ns_sbuf_t *b)
 {
     int any = 0;
     for (int why = 0; why < REF_COUNT; why++) {
         if (!d->nrefused[why])
             continue;
-        sb_add (b, "%s %s %d node%s (", any ? "," : "; refused", 
+        ns_sbuf_printf (b, "%s %s %d node%s (", any ? "," : "; refused", 
                 refusal_names[why], d->nrefused[why],
                 d->nrefused[why] > 1 ? "s" : "");
         int shown = d->nrefused[why] < REF_SHOW ? d->nrefused[why] : REF_SHOW;
         for (int i = 0; i < shown; i++)
-            sb_add (b, "%s%d", i ? " " : "", d->shown[why][i]);
-        sb_add (b, "%s)", d->nrefused[why] > shown ? " ..." : "");
+            ns_sbuf_printf (b, "%s%d", i ? " " : "", d->shown[why][i]);
+        ns_sbuf_printf (b, "%s)", d->nrefused[why] > shown ? " ..." : "");
         any = 1;
     }
 }
 
-static void explain_placed (struct decide *d, struct sbuf *b)
+static void explain_placed (struct decide *d, ns_sbuf_t *b)
 {
     const ns_placement_t *pl = d->pl;
-    sb_add (b, "nodes ");
+    ns_sbuf_printf (b, "nodes ");
     for (int i = 0; i < pl->n; i++)
-        sb_add (b, "%s%d", i ? "," : "", pl->shares[i].node);
-    sb_add (b, " (");
+        ns_sbuf_printf (b, "%s%d", i ? "," : "", pl->shares[i].node);
+    ns_sbuf_printf (b, " (");
     for (int i = 0; i < pl->n; i++)
-        sb_add (b, "%s%d", i ? "+" : "", pl->shares[i].cores);
-    sb_add (b, " cores) by %s", ns_rule_name (pl->rule));
+        ns_sbuf_printf (b, "%s%d", i ? "+" : "", pl->shares[i].cores);
+    ns_sbuf_printf (b, " cores) by %s", ns_rule_name (pl->rule));
     if (d->why != NS_PACK_NONE)
-        sb_add (b, " (%s)", ns_pack_why_name (d->why));
+        ns_sbuf_printf (b, " (%s)", ns_pack_why_name (d->why));
     if (pl->shared)
-        sb_add (b, ", sharing %d node%s", pl->shared,
+        ns_sbuf_printf (b, ", sharing %d node%s", pl->shared,
                 pl->shared > 1 ? "s" : "");
 }
 
-static void explain_wait (struct decide *d, struct sbuf *b)
+static void explain_wait (struct decide *d, ns_sbuf_t *b)
 {
     const ns_placement_t *pl = d->pl;
     const ns_request_t *r = d->req;
     int packing = d->rule == NS_RULE_PACK || d->rule == NS_RULE_FALLBACK;
     if (pl->verdict == NS_NEVER && packing)
-        sb_add (b, "never fits: needs %lld cores, cluster has %lld",
+        ns_sbuf_printf (b, "never fits: needs %lld cores, cluster has %lld",
                 (long long)r->ntasks * r->cpus_per_task,
                 (long long)ns_cluster_total_cores (d->c));
     else if (pl->verdict == NS_NEVER)
-        sb_add (b, "never fits: needs %d node%s with %d free cores, "
+        ns_sbuf_printf (b, "never fits: needs %d node%s with %d free cores, "
                 "cluster has %d nodes of at most %d cores",
                 d->width, d->width > 1 ? "s" : "", d->slot,
                 ns_cluster_nnodes (d->c), ns_cluster_max_cores (d->c));
     else if (packing)
-        sb_add (b, "waits (%s): needs %lld free cores (%s%s%s), %lld free",
+        ns_sbuf_printf (b, "waits (%s): needs %lld free cores (%s%s%s), %lld free",
                 ns_verdict_name (pl->verdict),
                 (long long)r->ntasks * r->cpus_per_task,
                 ns_rule_name (d->rule), d->why ? ", " : "",
@@ -962,7 +938,7 @@ static void explain_wait (struct decide *d, struct sbuf *b)
                 (long long)(ns_cluster_total_cores (d->c)
                             - ns_cluster_used_cores (d->c)));
     else
-        sb_add (b, "waits (%s): needs %d node%s with %d free cores (%s), "
+        ns_sbuf_printf (b, "waits (%s): needs %d node%s with %d free cores (%s), "
                 "%d admissible",
                 ns_verdict_name (pl->verdict), d->width,
                 d->width > 1 ? "s" : "", d->slot, ns_rule_name (d->rule),
@@ -971,7 +947,7 @@ static void explain_wait (struct decide *d, struct sbuf *b)
 
 static void explain (struct decide *d, const ns_progtab_t *progs)
 {
-    struct sbuf b = { d->pl->explain, sizeof (d->pl->explain), 0 };
+    ns_sbuf_t b = { d->pl->explain, sizeof (d->pl->explain), 0 };
     d->pl->explain[0] = '\0';
     explain_head (d, progs, &b);
     if (d->pl->verdict == NS_PLACED)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "progtab.h"
+#include "nsutil.h"
 
 struct ns_progtab {
     char **names;       /* id -> name */
@@ -22,12 +23,8 @@ struct ns_progtab {
 
 static uint32_t fnv1a (const char *s)
 {
-    uint32_t h = 2166136261u;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 16777619u;
-    }
-    return h;
+    uint64_t h = ns_fnv1a_str (s);
+    return (uint32_t)(h ^ (h >> 32));
 }
 
 ns_progtab_t *ns_progtab_create (void)

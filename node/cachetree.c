@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "cachetree.h"
+#include "nsutil.h"
 
 struct ctnode {
     int level;
@@ -792,101 +793,82 @@ int ns_cachetree_release (ns_cachetree_t *t, int task, ns_error_t *err)
  * Explaining
  */
 
-/* snprintf that appends and keeps counting past the end of buf. */
-struct sbuf {
-    char *buf;
-    size_t len;
-    size_t n;
-};
-
-__attribute__ ((format (printf, 2, 3)))
-static void sb_printf (struct sbuf *sb, const char *fmt, ...)
-{
-    va_list ap;
-    size_t room = sb->n < sb->len ? sb->len - sb->n : 0;
-    va_start (ap, fmt);
-    int k = vsnprintf (room ? sb->buf + sb->n : NULL, room, fmt, ap);
-    va_end (ap);
-    if (k > 0)
-        sb->n += k;
-}
-
-static void sb_node (struct sbuf *sb, const struct ctnode *n)
+static void sb_node (ns_sbuf_t *sb, const struct ctnode *n)
 {
     if (n->level == NS_CT_MACHINE)
-        sb_printf (sb, "the machine");
+        ns_sbuf_printf (sb, "the machine");
     else
-        sb_printf (sb, "%s #%d", level_names[n->level], n->index);
+        ns_sbuf_printf (sb, "%s #%d", level_names[n->level], n->index);
 }
 
-static void sb_used (struct sbuf *sb, uint64_t used, uint64_t size)
+static void sb_used (ns_sbuf_t *sb, uint64_t used, uint64_t size)
 {
     char u[32], s[32];
-    sb_printf (sb, "%s of %s used",
+    ns_sbuf_printf (sb, "%s of %s used",
                ns_cachetree_size_str (used, u, sizeof (u)),
                ns_cachetree_size_str (size, s, sizeof (s)));
 }
 
 /* A level the walk went through without anchoring. */
-static void explain_passed (struct sbuf *sb, const ns_cachetree_t *t,
+static void explain_passed (ns_sbuf_t *sb, const ns_cachetree_t *t,
                             const struct task *tk, const struct ctnode *own)
 {
     char s[32];
     if (!fits (own, tk->size, tk->sigma)) {
-        sb_printf (sb, "too big for ");
+        ns_sbuf_printf (sb, "too big for ");
         sb_node (sb, own);
-        sb_printf (sb, " (%s); ", ns_cachetree_size_str (own->size, s,
+        ns_sbuf_printf (sb, " (%s); ", ns_cachetree_size_str (own->size, s,
                                                          sizeof (s)));
         return;
     }
     sb_node (sb, own);
-    sb_printf (sb, " full (");
+    ns_sbuf_printf (sb, " full (");
     sb_used (sb, tk->own_used[own->level], own->size);
     if (tk->refused[own->level] == 0)
-        sb_printf (sb, "), the only %s; ", level_names[own->level]);
+        ns_sbuf_printf (sb, "), the only %s; ", level_names[own->level]);
     else
-        sb_printf (sb, ") and %d other %s without room; ",
+        ns_sbuf_printf (sb, ") and %d other %s without room; ",
                    tk->refused[own->level], level_names[own->level]);
 }
 
 /* The level it anchored at; own is the origin's cache at that level. */
-static void explain_anchor (struct sbuf *sb, const ns_cachetree_t *t,
+static void explain_anchor (ns_sbuf_t *sb, const ns_cachetree_t *t,
                             const struct task *tk, const struct ctnode *own)
 {
     const struct ctnode *a = &t->nodes[tk->anchor];
     if (a->level == NS_CT_MACHINE) {
-        sb_printf (sb, "anchored at the machine (main memory)");
+        ns_sbuf_printf (sb, "anchored at the machine (main memory)");
         return;
     }
     if (a == own) {
-        sb_printf (sb, "anchored at its own ");
+        ns_sbuf_printf (sb, "anchored at its own ");
         sb_node (sb, a);
-        sb_printf (sb, " (");
+        ns_sbuf_printf (sb, " (");
         sb_used (sb, tk->anchor_used, a->size);
-        sb_printf (sb, ")");
+        ns_sbuf_printf (sb, ")");
         return;
     }
     sb_node (sb, own);
-    sb_printf (sb, " full (");
+    ns_sbuf_printf (sb, " full (");
     sb_used (sb, tk->own_used[own->level], own->size);
-    sb_printf (sb, "); anchored at ");
+    ns_sbuf_printf (sb, "); anchored at ");
     sb_node (sb, a);
-    sb_printf (sb, " (");
+    ns_sbuf_printf (sb, " (");
     sb_used (sb, tk->anchor_used, a->size);
-    sb_printf (sb, "), the nearest other %s with room",
+    ns_sbuf_printf (sb, "), the nearest other %s with room",
                level_names[a->level]);
     if (tk->refused[a->level] > 0)
-        sb_printf (sb, " after %d without", tk->refused[a->level]);
+        ns_sbuf_printf (sb, " after %d without", tk->refused[a->level]);
 }
 
-static void explain_core (struct sbuf *sb, const ns_cachetree_t *t,
+static void explain_core (ns_sbuf_t *sb, const ns_cachetree_t *t,
                           const struct task *tk)
 {
     if (tk->core == tk->origin) {
-        sb_printf (sb, "; runs on its origin core");
+        ns_sbuf_printf (sb, "; runs on its origin core");
         return;
     }
-    sb_printf (sb, "; runs on core %d, the least loaded under ",
+    ns_sbuf_printf (sb, "; runs on core %d, the least loaded under ",
                t->nodes[tk->core].index);
     sb_node (sb, &t->nodes[tk->anchor]);
 }
@@ -899,19 +881,19 @@ int ns_cachetree_explain (const ns_cachetree_t *t, int task, char *buf,
         errno = ENOENT;
         return -1;
     }
-    struct sbuf sb = { .buf = buf, .len = buf ? len : 0 };
+    ns_sbuf_t sb = { .buf = buf, .len = buf ? len : 0 };
     char s[32];
     if (len > 0 && buf)
         buf[0] = '\0';
-    sb_printf (&sb, "task %d: %s ", task,
+    ns_sbuf_printf (&sb, "task %d: %s ", task,
                ns_cachetree_size_str (tk->size, s, sizeof (s)));
     if (tk->origin < 0) {
-        sb_printf (&sb, "occupied at ");
+        ns_sbuf_printf (&sb, "occupied at ");
         sb_node (&sb, &t->nodes[tk->anchor]);
-        sb_printf (&sb, " from outside the tree");
-        return (int)sb.n;
+        ns_sbuf_printf (&sb, " from outside the tree");
+        return (int)sb.used;
     }
-    sb_printf (&sb, "from core %d, sigma %g: ", t->nodes[tk->origin].index,
+    ns_sbuf_printf (&sb, "from core %d, sigma %g: ", t->nodes[tk->origin].index,
                tk->sigma);
     int level = t->nodes[tk->anchor].level;
     int a = t->nodes[tk->origin].parent;
@@ -919,7 +901,7 @@ int ns_cachetree_explain (const ns_cachetree_t *t, int task, char *buf,
         explain_passed (&sb, t, tk, &t->nodes[a]);
     explain_anchor (&sb, t, tk, &t->nodes[a]);
     explain_core (&sb, t, tk);
-    return (int)sb.n;
+    return (int)sb.used;
 }
 
 /*

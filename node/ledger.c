@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ledger.h"
+#include "nsutil.h"
 
 #define MAGIC "NSLEDGR1"
 #define VERSION 1u
@@ -58,16 +59,8 @@ struct ns_ledger {
  * Hashing (FNV-1a over 64-bit words)
  */
 
-static uint64_t mix (uint64_t h, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) {
-        h ^= (v >> (8 * i)) & 0xff;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
-#define HASH_INIT 0xcbf29ce484222325ULL
+#define mix ns_fnv1a_u64
+#define HASH_INIT NS_FNV1A_INIT
 
 static uint64_t record_seal (const struct record *r)
 {

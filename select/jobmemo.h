@@ -9,10 +9,9 @@
  * a hash of the decision it last logged (so the log gets one line per
  * decision, not one per scheduling pass).
  *
- * Pure C, no Slurm headers: an open-addressing hash keyed by job id
- * (linear probing, backward-shift delete).  Entry pointers stay valid
- * until the next ns_jobmemo_get() that adds an entry, or the next remove
- * or sweep.
+ * Pure C, no Slurm headers: entries in a dense array found through the
+ * id map of model/nsutil.h.  Entry pointers stay valid until the next
+ * ns_jobmemo_get() that adds an entry, or the next remove or sweep.
  */
 #ifndef NODESHARE_JOBMEMO_H
 #define NODESHARE_JOBMEMO_H
@@ -45,7 +44,7 @@ typedef struct {
     int placed;            /* flags below are known */
     int flags;             /* NS_JOB_* it runs with */
 
-    uint64_t logged;       /* ns_jobmemo_hash() of the last logged line */
+    uint64_t logged;       /* ns_fnv1a_str() of the last logged line */
     unsigned gen;          /* sweep generation that last saw the job */
 } ns_jobinfo_t;
 
@@ -68,8 +67,5 @@ void ns_jobmemo_forget_programs (ns_jobmemo_t *m);
 /* Remove every entry whose gen differs from gen (jobs that left
  * slurmctld); returns how many were removed. */
 int ns_jobmemo_sweep (ns_jobmemo_t *m, unsigned gen);
-
-/* FNV-1a of a string (0 is never returned). */
-uint64_t ns_jobmemo_hash (const char *s);
 
 #endif /* !NODESHARE_JOBMEMO_H */

@@ -42,6 +42,7 @@
 #include "identity.h"
 #include "nsconfig.h"
 #include "nsplugin.h"
+#include "nsutil.h"
 #include "policy.h"
 
 #include "jobmemo.h"
@@ -658,7 +659,7 @@ static void set_reason (job_record_t *job, const char *explain)
 /* Log line once per distinct decision of a job. */
 static void log_once (ns_jobinfo_t *ji, const char *line)
 {
-    uint64_t h = ns_jobmemo_hash (line);
+    uint64_t h = ns_fnv1a_str (line);
     if (ji->logged == h)
         return;
     ji->logged = h;
@@ -669,7 +670,7 @@ static void log_error_once (const job_record_t *job, const char *what)
 {
     char *line = xstrdup_printf ("JobId=%u: %s; stock cons_tres places it",
                                  job->job_id, what);
-    uint64_t h = ns_jobmemo_hash (line);
+    uint64_t h = ns_fnv1a_str (line);
     if (S.last_error != h) {
         S.last_error = h;
         error ("nodeshare: %s", line);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jobmemo.h"
+#include "nsutil.h"
 #include "tap.h"
 
 /* Every id in [lo, hi) present with its own entry, none outside. */
@@ -119,12 +120,17 @@ static void test_sweep (void)
 
 static void test_hash (void)
 {
-    ok (ns_jobmemo_hash ("a") != ns_jobmemo_hash ("b"), "hash differs");
-    ok (ns_jobmemo_hash ("") != 0 && ns_jobmemo_hash (NULL) != 0,
+    ok (ns_fnv1a_str ("a") != ns_fnv1a_str ("b"), "hash differs");
+    ok (ns_fnv1a_str ("") != 0 && ns_fnv1a_str (NULL) != 0,
         "hash is never 0 (0 means nothing logged)");
-    is_int ((long long)(ns_jobmemo_hash ("job 1: nodes 0,1")
-                        == ns_jobmemo_hash ("job 1: nodes 0,1")), 1,
+    is_int ((long long)(ns_fnv1a_str ("job 1: nodes 0,1")
+                        == ns_fnv1a_str ("job 1: nodes 0,1")), 1,
             "hash is deterministic");
+    ok (ns_fnv1a_str ("a") == 0xaf63dc4c8601ec8cULL,
+        "FNV-1a 64 of \"a\" is the published 0xaf63dc4c8601ec8c");
+    ok (ns_fnv1a_u64 (NS_FNV1A_INIT, 0x61) == ns_fnv1a (NS_FNV1A_INIT,
+                                                          "a\0\0\0\0\0\0\0", 8),
+        "a 64-bit word hashes as its bytes, least significant first");
 }
 
 int main (void)
