@@ -44,6 +44,7 @@
 #include <strings.h>
 
 #include "identity.h"
+#include "nsutil.h"
 #include "progtab.h"
 
 /* bash -c "sh -c '...'" nests; deeper than this is not a real script. */
@@ -1217,14 +1218,8 @@ static void reset_command (struct scan *s)
 
 static int push_word (struct scan *s, char *w)
 {
-    if (s->n == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 32;
-        char **words = realloc (s->words, sizeof (*words) * cap);
-        if (!words)
-            return -1;
-        s->words = words;
-        s->cap = cap;
-    }
+    if (ns_grow (&s->words, &s->cap, s->n + 1, sizeof (*s->words), 32) < 0)
+        return -1;
     s->words[s->n++] = w;
     int at = s->at;
     if (at == s->n - 1 && in_list (prefix_keywords, w))
@@ -1512,14 +1507,8 @@ int ns_identity_add_pattern (ns_identity_t *id, const char *glob,
                              "identity pattern '%s': program name longer "
                              "than %d characters",
                              glob, NS_PROGRAM_NAME_MAX - 1);
-    if (id->npat == id->cap) {
-        int cap = id->cap ? id->cap * 2 : 8;
-        struct pattern *pat = realloc (id->pat, sizeof (*pat) * cap);
-        if (!pat)
-            return ns_error_set (err, ENOMEM, "out of memory");
-        id->pat = pat;
-        id->cap = cap;
-    }
+    if (ns_grow (&id->pat, &id->cap, id->npat + 1, sizeof (*id->pat), 8) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
     char *g = strdup (glob);
     char *p = strdup (program);
     if (!g || !p) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "interf.h"
+#include "nsutil.h"
 
 struct ns_interf {
     int n;              /* ids 0..n-1 have storage */
@@ -177,16 +178,11 @@ int ns_interf_set_class (ns_interf_t *m, int p, int cls, ns_error_t *err)
         return ns_error_set (err, EINVAL, "class %d of program %d out of range",
                              cls, p);
     if (p >= m->ncls) {
-        int n = m->ncls ? m->ncls : 16;
-        while (n <= p)
-            n *= 2;
-        int *c = realloc (m->cls, sizeof (int) * n);
-        if (!c)
+        int old = m->ncls;
+        if (ns_grow (&m->cls, &m->ncls, p + 1, sizeof (*m->cls), 16) < 0)
             return ns_error_set (err, ENOMEM, "out of memory");
-        for (int i = m->ncls; i < n; i++)
-            c[i] = -1;
-        m->cls = c;
-        m->ncls = n;
+        for (int i = old; i < m->ncls; i++)
+            m->cls[i] = -1;
     }
     m->cls[p] = cls;
     return 0;

@@ -1120,22 +1120,9 @@ static int what_if_release (ns_cluster_t *c, struct what_if *w, uint64_t id,
     int n = ns_job_shares (c, id, NULL, 0);
     if (n <= 0)
         return 0;               /* not running (any more): nothing to do */
-    if (w->nrel == w->caprel) {
-        int cap = w->caprel ? 2 * w->caprel : 64;
-        struct released *r = realloc (w->rel, cap * sizeof (*r));
-        if (!r)
-            return ns_error_set (err, ENOMEM, "out of memory");
-        w->rel = r;
-        w->caprel = cap;
-    }
-    if (w->nsh + n > w->capsh) {
-        int cap = 2 * (w->nsh + n);
-        ns_share_t *p = realloc (w->sh, cap * sizeof (*p));
-        if (!p)
-            return ns_error_set (err, ENOMEM, "out of memory");
-        w->sh = p;
-        w->capsh = cap;
-    }
+    if (ns_grow (&w->rel, &w->caprel, w->nrel + 1, sizeof (*w->rel), 64) < 0
+        || ns_grow (&w->sh, &w->capsh, w->nsh + n, sizeof (*w->sh), 256) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
     w->rel[w->nrel] = (struct released){
         .id = id, .program = ns_job_program (c, id),
         .flags = ns_job_flags (c, id), .first = w->nsh, .n = n,

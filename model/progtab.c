@@ -89,14 +89,9 @@ int ns_progtab_intern (ns_progtab_t *t, const char *name, ns_error_t *err)
     int s = find_slot (t, name);
     if (t->slots[s] >= 0)
         return t->slots[s];
-    if (t->count == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 16;
-        char **names = realloc (t->names, sizeof (char *) * cap);
-        if (!names)
-            return ns_error_set (err, ENOMEM, "out of memory");
-        t->names = names;
-        t->cap = cap;
-    }
+    if (ns_grow (&t->names, &t->cap, t->count + 1, sizeof (*t->names), 16)
+        < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
     char *copy = strdup (name);
     if (!copy)
         return ns_error_set (err, ENOMEM, "out of memory");

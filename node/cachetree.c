@@ -656,12 +656,9 @@ static int free_slot (ns_cachetree_t *t, ns_error_t *err)
     if (t->cap >= NS_CACHETREE_MAX_TASKS)
         return ns_error_set (err, ENOSPC, "too many tasks (at most %d)",
                              NS_CACHETREE_MAX_TASKS);
-    int cap = t->cap ? t->cap * 2 : 64;
-    struct task *tasks = realloc (t->tasks, sizeof (*tasks) * cap);
-    if (!tasks)
-        return ns_error_set (err, ENOMEM, "out of memory for %d tasks", cap);
-    t->tasks = tasks;
-    t->cap = cap;
+    if (ns_grow (&t->tasks, &t->cap, t->cap + 1, sizeof (*t->tasks), 64) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory for %d tasks",
+                             2 * t->cap);
     return id;
 }
 

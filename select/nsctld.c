@@ -298,14 +298,8 @@ static int ensure_scratch (int nn)
 
 static int push_running (job_record_t *job)
 {
-    if (S.nrun == S.caprun) {
-        int cap = S.caprun ? 2 * S.caprun : 64;
-        struct running *r = realloc (S.run, cap * sizeof (*r));
-        if (!r)
-            return -1;
-        S.run = r;
-        S.caprun = cap;
-    }
+    if (ns_grow (&S.run, &S.caprun, S.nrun + 1, sizeof (*S.run), 64) < 0)
+        return -1;
     S.run[S.nrun++] = (struct running) {
         .id = job->job_id, .end = job->end_time,
     };

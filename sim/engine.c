@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "nsutil.h"
 
 #define EPS 1e-7
 
@@ -140,14 +141,9 @@ static int ev_less (const struct ev *a, const struct ev *b)
 static int heap_push (ns_sim_t *s, double t, int type, int job,
                       uint32_t version)
 {
-    if (s->nheap == s->heapcap) {
-        int cap = s->heapcap ? s->heapcap * 2 : 1024;
-        struct ev *h = realloc (s->heap, sizeof (*h) * cap);
-        if (!h)
-            return -1;
-        s->heap = h;
-        s->heapcap = cap;
-    }
+    if (ns_grow (&s->heap, &s->heapcap, s->nheap + 1, sizeof (*s->heap),
+                 1024) < 0)
+        return -1;
     struct ev e = { t, type, job, version, s->seq++ };
     int i = s->nheap++;
     while (i > 0) {
@@ -251,20 +247,11 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
         || !isfinite (job->submit))
         return ns_error_set (err, EINVAL, "job %llu: malformed",
                              (unsigned long long)job->id);
-    if (s->njobs == s->jobcap) {
-        int cap = s->jobcap ? s->jobcap * 2 : 1024;
-        struct sj *j = realloc (s->jobs, sizeof (*j) * cap);
-        int *q = realloc (s->queue, sizeof (int) * cap);
-        if (q)
-            s->queue = q;
-        if (!j || !q) {
-            if (j)
-                s->jobs = j;
-            return ns_error_set (err, ENOMEM, "out of memory");
-        }
-        s->jobs = j;
-        s->jobcap = cap;
-    }
+    /* jobs[] and queue[] grow together (every job is queued once). */
+    int qcap = s->jobcap;
+    if (ns_grow (&s->queue, &qcap, s->njobs + 1, sizeof (*s->queue), 1024) < 0
+        || ns_grow (&s->jobs, &s->jobcap, qcap, sizeof (*s->jobs), 1024) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
     if (heap_push (s, submit, EV_SUBMIT, i, 0) < 0)
@@ -349,18 +336,12 @@ static int byest_pos (const ns_sim_t *s, int j)
 
 static int byest_insert (ns_sim_t *s, int j)
 {
-    if (s->nbyest == s->byestcap) {
-        int cap = s->byestcap ? s->byestcap * 2 : 256;
-        uint64_t *b = realloc (s->byest, sizeof (*b) * cap);
-        if (!b)
-            return -1;
-        s->byest = b;
-        double *e = realloc (s->byest_end, sizeof (*e) * cap);
-        if (!e)
-            return -1;
-        s->byest_end = e;
-        s->byestcap = cap;
-    }
+    int ecap = s->byestcap;
+    if (ns_grow (&s->byest_end, &ecap, s->nbyest + 1,
+                 sizeof (*s->byest_end), 256) < 0
+        || ns_grow (&s->byest, &s->byestcap, ecap, sizeof (*s->byest), 256)
+               < 0)
+        return -1;
     int pos = byest_pos (s, j);
     int tail = s->nbyest - pos;
     memmove (&s->byest[pos + 1], &s->byest[pos], sizeof (*s->byest) * tail);
