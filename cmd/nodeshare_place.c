@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdline.h"
 #include "nsconfig.h"
 
 static void usage (FILE *f)
@@ -70,7 +71,9 @@ static int parse_opts (int argc, char **argv, struct opts *o)
     };
     int ch;
     *o = (struct opts){ NULL, NULL, 4, 24 };
-    while ((ch = getopt_long (argc, argv, "c:p:n:C:h", longopts, NULL)) != -1) {
+    opterr = 0;     /* ns_cmd_bad_option () says it, without argv[0] */
+    while ((ch = getopt_long (argc, argv, ":c:p:n:C:h", longopts, NULL))
+           != -1) {
         switch (ch) {
         case 'c': o->config = optarg; break;
         case 'p': o->policy = optarg; break;
@@ -82,8 +85,8 @@ static int parse_opts (int argc, char **argv, struct opts *o)
             if (parse_int (optarg, "--cores", &o->cores) < 0)
                 return -1;
             break;
-        case 'h': usage (stdout); exit (0);
-        default: usage (stderr); return -1;
+        case 'h': usage (stdout); exit (NS_EXIT_OK);
+        default: ns_cmd_bad_option ("nodeshare-place", ch, argv); return -1;
         }
     }
     if (optind >= argc) {
@@ -151,12 +154,13 @@ static int place_all (ns_config_t *cfg, const ns_policy_t *pol,
     }
     for (int i = 0; rc == 0 && i < njobs; i++) {
         if (strncmp (jobs[i], "end:", 4) == 0) {
-            rc = end_job (c, jobs[i], id);
+            if (end_job (c, jobs[i], id) < 0)
+                rc = -NS_EXIT_USAGE;
             continue;
         }
         ns_request_t r;
         if (parse_job (jobs[i], ns_config_progtab (cfg), &r, ++id) < 0) {
-            rc = -1;
+            rc = -NS_EXIT_USAGE;    /* a malformed JOB argument */
             break;
         }
         if (ns_place (c, pol, ns_config_interf (cfg), ns_config_progtab (cfg),
@@ -180,22 +184,24 @@ int main (int argc, char **argv)
     struct opts o;
     ns_error_t err;
     if (parse_opts (argc, argv, &o) < 0)
-        return 2;
+        return NS_EXIT_USAGE;
     ns_config_t *cfg = o.config ? ns_config_load_file (o.config, &err)
                                 : ns_config_create ();
     if (!cfg) {
         fprintf (stderr, "nodeshare-place: %s\n", o.config ? err.text
                  : "out of memory");
-        return 1;
+        return o.config ? NS_EXIT_USAGE : NS_EXIT_FAIL;
     }
     ns_policy_t pol = *ns_config_policy (cfg);
     if (o.policy
         && ns_policy_parse (&pol, o.policy, ns_config_progtab (cfg), &err) < 0) {
         fprintf (stderr, "nodeshare-place: --policy: %s\n", err.text);
         ns_config_destroy (cfg);
-        return 2;
+        return NS_EXIT_USAGE;
     }
     int rc = place_all (cfg, &pol, &o, argc - optind, argv + optind);
     ns_config_destroy (cfg);
-    return rc < 0 ? 1 : 0;
+    return rc == -NS_EXIT_USAGE ? NS_EXIT_USAGE
+           : rc < 0             ? NS_EXIT_FAIL
+                                : NS_EXIT_OK;
 }

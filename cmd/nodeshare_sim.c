@@ -20,6 +20,7 @@
 
 #include <json-c/json.h>
 
+#include "cmdline.h"
 #include "engine.h"
 #include "nsconfig.h"
 #include "report.h"
@@ -321,9 +322,10 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
     case OPT_SVG: o->svg = arg; return 0;
     case OPT_CHECK: o->check = 1; return 0;
     case 'q': o->quiet = 1; return 0;
-    case 'h': usage (stdout); exit (0);
-    case 'V': printf ("nodeshare-sim %s\n", PACKAGE_VERSION); exit (0);
-    default: usage (stderr); return -1;
+    case 'h': usage (stdout); exit (NS_EXIT_OK);
+    case 'V': printf ("nodeshare-sim %s\n", PACKAGE_VERSION);
+              exit (NS_EXIT_OK);
+    default: return -1;     /* parse_opts () said which option */
     }
 }
 
@@ -333,11 +335,17 @@ static int parse_opts (int argc, char **argv, struct opts *o)
     long cores = sysconf (_SC_NPROCESSORS_ONLN);
     o->jobs = cores > 1 ? (cores < 1024 ? (int)cores : 1024) : 1;
     int ch;
-    while ((ch = getopt_long (argc, argv, "f:n:C:c:p:b:j:qhV", longopts,
+    opterr = 0;     /* ns_cmd_bad_option () says it, without argv[0] */
+    while ((ch = getopt_long (argc, argv, ":f:n:C:c:p:b:j:qhV", longopts,
                               NULL))
-           != -1)
+           != -1) {
+        if (ch == '?' || ch == ':') {
+            ns_cmd_bad_option ("nodeshare-sim", ch, argv);
+            return -1;
+        }
         if (parse_opt (o, ch, optarg) < 0)
             return -1;
+    }
     if (optind < argc)
         o->trace = argv[optind++];
     if (optind < argc)
@@ -750,9 +758,8 @@ static int draw_program (struct closed *cl)
 }
 
 static int closed_submit (ns_sim_t *sim, struct closed *cl, int program,
-                          double when)
+                          double when, ns_error_t *err)
 {
-    ns_error_t err;
     ns_simjob_t j = {
         .id = ++cl->next_id,
         .submit = when,
@@ -762,15 +769,19 @@ static int closed_submit (ns_sim_t *sim, struct closed *cl, int program,
         .program = program,
         .recorded_wait = -1,
     };
-    return ns_sim_add (sim, &j, &err);
+    return ns_sim_add (sim, &j, err);
 }
 
-static void closed_replace (ns_sim_t *sim, int job, void *arg)
+/* A finished job is replaced by one of the same program; a failed
+ * submission stops the run with its error. */
+static int closed_replace (ns_sim_t *sim, int job, void *arg,
+                           ns_error_t *err)
 {
     struct closed *cl = arg;
-    if (ns_sim_now (sim) < cl->horizon)
-        closed_submit (sim, cl, ns_sim_job (sim, job)->program,
-                       ns_sim_now (sim));
+    if (ns_sim_now (sim) >= cl->horizon)
+        return 0;
+    return closed_submit (sim, cl, ns_sim_job (sim, job)->program,
+                          ns_sim_now (sim), err) < 0 ? -1 : 0;
 }
 
 static int run_closed_policy (struct task *t)
@@ -790,7 +801,10 @@ static int run_closed_policy (struct task *t)
     if (population < 1)
         population = 1;
     for (int i = 0; i < population; i++)
-        closed_submit (sim, &cl, draw_program (&cl), 0.0);
+        if (closed_submit (sim, &cl, draw_program (&cl), 0.0, &err) < 0) {
+            ns_sim_destroy (sim);
+            return die ("%s: %s", t->label, err.text);
+        }
     ns_sim_set_end_hook (sim, closed_replace, &cl);
     ns_timeline_t tl;
     ns_timeline_init (&tl, 0, cl.horizon, (double)r->o.nodes * r->o.cores);

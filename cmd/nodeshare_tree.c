@@ -17,6 +17,8 @@
 #include <json-c/json.h>
 
 #include "cachetree.h"
+#include "cmdline.h"
+#include "nsranges.h"
 #include "nsconfig.h"
 
 struct opts {
@@ -58,18 +60,35 @@ static const char usage_text[] =
 "index of that cache within its level, 'core' the logical index of the\n"
 "core it runs on, 'cpus' the OS CPUs it may run on.\n";
 
+static void vdie (int status, const char *fmt, va_list ap)
+    __attribute__ ((noreturn));
+
+static void vdie (int status, const char *fmt, va_list ap)
+{
+    fprintf (stderr, "nodeshare-tree: ");
+    vfprintf (stderr, fmt, ap);
+    fprintf (stderr, "\n");
+    exit (status);
+}
+
+/* The work failed: exit 1. */
 static void die (const char *fmt, ...) __attribute__ ((format (printf, 1, 2),
                                                          noreturn));
-
 static void die (const char *fmt, ...)
 {
     va_list ap;
-    fprintf (stderr, "nodeshare-tree: ");
     va_start (ap, fmt);
-    vfprintf (stderr, fmt, ap);
-    va_end (ap);
-    fprintf (stderr, "\n");
-    exit (1);
+    vdie (NS_EXIT_FAIL, fmt, ap);
+}
+
+/* The command line is wrong: exit 2. */
+static void die_usage (const char *fmt, ...)
+    __attribute__ ((format (printf, 1, 2), noreturn));
+static void die_usage (const char *fmt, ...)
+{
+    va_list ap;
+    va_start (ap, fmt);
+    vdie (NS_EXIT_USAGE, fmt, ap);
 }
 
 static double parse_sigma (const char *s)
@@ -77,8 +96,8 @@ static double parse_sigma (const char *s)
     char *end;
     errno = 0;
     double v = strtod (s, &end);
-    if (errno || end == s || *end || !(v > 0 && v <= 1))
-        die ("bad --sigma '%s': expected a number in (0, 1]", s);
+    if (errno || end == s || *end || !ns_sigma_ok (v))
+        die_usage ("bad --sigma '%s': expected a number " NS_SIGMA_RANGE, s);
     return v;
 }
 
@@ -104,17 +123,14 @@ static void parse_opts (int argc, char **argv, struct opts *o)
         case 's': o->sigma = parse_sigma (optarg); break;
         case 'j': o->json = 1; break;
         case 'e': o->explain = 1; break;
-        case 'h': fputs (usage_text, stdout); exit (0);
-        case ':':
-            die ("option '%s' needs a value (see --help)", argv[optind - 1]);
+        case 'h': fputs (usage_text, stdout); exit (NS_EXIT_OK);
         default:
-            if (optopt)
-                die ("unknown option '-%c' (see --help)", optopt);
-            die ("unknown option '%s' (see --help)", argv[optind - 1]);
+            ns_cmd_bad_option ("nodeshare-tree", c, argv);
+            exit (NS_EXIT_USAGE);
         }
     }
     if (optind >= argc)
-        die ("no task given: expected SIZE@CORE arguments (see --help)");
+        die_usage ("no task given: expected SIZE@CORE arguments (see --help)");
 }
 
 /* "24M@3": the last '@' splits, so the size may not contain one. */
@@ -124,18 +140,18 @@ static void parse_request (const char *arg, struct request *r)
     char size[64];
     char *end;
     if (!at || at == arg || !at[1])
-        die ("bad task '%s': expected SIZE@CORE", arg);
+        die_usage ("bad task '%s': expected SIZE@CORE", arg);
     if ((size_t)(at - arg) >= sizeof (size))
-        die ("bad size in task '%s': too long", arg);
+        die_usage ("bad size in task '%s': too long", arg);
     memcpy (size, arg, at - arg);
     size[at - arg] = '\0';
     if (ns_parse_size (size, &r->size) < 0)
-        die ("bad size '%s' in task '%s': expected bytes with an optional "
+        die_usage ("bad size '%s' in task '%s': expected bytes with an optional "
              "K, M, G or T suffix", size, arg);
     errno = 0;
     long core = strtol (at + 1, &end, 10);
     if (errno || *end || at[1] < '0' || at[1] > '9' || core > 1000000000L)
-        die ("bad core '%s' in task '%s': expected a logical core index",
+        die_usage ("bad core '%s' in task '%s': expected a logical core index",
              at + 1, arg);
     r->arg = arg;
     r->core = (int)core;
@@ -241,12 +257,12 @@ static ns_cachetree_t *load_tree (const struct opts *o)
     hwloc_cpuset_t set = NULL;
     hwloc_topology_t topo = ns_cachetree_topology (o->topology, &err);
     if (!topo)
-        die ("--topology: %s", err.text);
+        die_usage ("--topology: %s", err.text);
     if (o->cores) {
         if (!(set = hwloc_bitmap_alloc ()))
             die ("out of memory");
         if (ns_cachetree_cores_cpuset (topo, o->cores, set, &err) < 0)
-            die ("--cpuset: %s", err.text);
+            die_usage ("--cpuset: %s", err.text);
     }
     ns_cachetree_t *t = ns_cachetree_from_topology (topo, set, &err);
     if (!t)

@@ -181,6 +181,7 @@ nomem:
 
 void ns_cluster_destroy (ns_cluster_t *c)
 {
+    int saved = errno;   /* a destroy never changes errno */
     if (!c)
         return;
     for (int i = 0; c->nodes && i < c->nnodes; i++)
@@ -196,6 +197,7 @@ void ns_cluster_destroy (ns_cluster_t *c)
     free (c->jobs);
     ns_idmap_free (&c->index);
     free (c);
+    errno = saved;
 }
 
 static int valid_node (const ns_cluster_t *c, int node)

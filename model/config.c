@@ -21,6 +21,7 @@
 #include <json.h>
 
 #include "nsconfig.h"
+#include "nsranges.h"
 
 /* A configuration is a few kilobytes; anything near this is a mistake
  * (a trace or a core file given by accident). */
@@ -797,8 +798,8 @@ static int read_identity (struct reader *r, json_object *v)
 
 static int read_sigma (struct reader *r, json_object *v)
 {
-    return get_number (r, v, 0.01, 1.0, "a number 0.01..1",
-                       &r->cfg->cache_sigma);
+    return get_number (r, v, NS_SIGMA_MIN, NS_SIGMA_MAX,
+                       "a number " NS_SIGMA_RANGE, &r->cfg->cache_sigma);
 }
 
 #define SIZE_EXPECT \

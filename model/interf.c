@@ -36,6 +36,7 @@ ns_interf_t *ns_interf_create (void)
 
 void ns_interf_destroy (ns_interf_t *m)
 {
+    int saved = errno;   /* a destroy never changes errno */
     if (!m)
         return;
     free (m->speedup);
@@ -44,6 +45,7 @@ void ns_interf_destroy (ns_interf_t *m)
     free (m->slowdown);
     free (m->cls);
     free (m);
+    errno = saved;
 }
 
 static int grow (ns_interf_t *m, int need)

@@ -172,12 +172,14 @@ ns_placement_t *ns_placement_create (int cap)
 
 void ns_placement_destroy (ns_placement_t *pl)
 {
+    int saved = errno;   /* a destroy never changes errno */
     if (pl) {
         free (pl->shares);
         free (pl->scratch);
         free (pl->order);
         free (pl);
     }
+    errno = saved;
 }
 
 /* Why a node was not taken; the order is the priority of the verdict. */

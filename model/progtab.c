@@ -44,6 +44,7 @@ ns_progtab_t *ns_progtab_create (void)
 
 void ns_progtab_destroy (ns_progtab_t *t)
 {
+    int saved = errno;   /* a destroy never changes errno */
     if (!t)
         return;
     for (int i = 0; i < t->count; i++)
@@ -51,6 +52,7 @@ void ns_progtab_destroy (ns_progtab_t *t)
     free (t->names);
     free (t->slots);
     free (t);
+    errno = saved;
 }
 
 static int find_slot (const ns_progtab_t *t, const char *name)

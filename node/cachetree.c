@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "cachetree.h"
+#include "nsranges.h"
 #include "nsutil.h"
 
 struct ctnode {
@@ -721,9 +722,9 @@ int ns_cachetree_place (ns_cachetree_t *t, uint64_t footprint,
 {
     if (!t)
         return ns_error_set (err, EINVAL, "no cache tree");
-    if (!(sigma > 0 && sigma <= 1))     /* NaN fails too */
-        return ns_error_set (err, EINVAL, "sigma %g out of range (0, 1]",
-                             sigma);
+    if (!ns_sigma_ok (sigma))
+        return ns_error_set (err, EINVAL, "sigma %g out of range "
+                             NS_SIGMA_RANGE, sigma);
     int origin = origin_node (t, origin_core, err);
     if (origin < 0)
         return -1;

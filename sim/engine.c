@@ -224,6 +224,7 @@ fail:
 
 void ns_sim_destroy (ns_sim_t *s)
 {
+    int saved = errno;   /* a destroy never changes errno */
     if (!s)
         return;
     for (int i = 0; i < s->njobs; i++)
@@ -239,6 +240,7 @@ void ns_sim_destroy (ns_sim_t *s)
     ns_placement_destroy (s->pl_resv);
     ns_cluster_destroy (s->c);
     free (s);
+    errno = saved;
 }
 
 int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
@@ -526,8 +528,8 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     if (s->progress_fn && s->progress_every > 0
         && s->done % s->progress_every == 0)
         s->progress_fn (s, s->done, s->njobs, s->progress_arg);
-    if (s->end_fn)
-        s->end_fn (s, j, s->end_arg);
+    if (s->end_fn && s->end_fn (s, j, s->end_arg, err) < 0)
+        return -1;
     return 0;
 }
 
@@ -617,7 +619,15 @@ static int still_fails (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
     return 1;
 }
 
-/* Decide for job j into s->pl.  1 placed, 0 not now, -1 never.
+/* What decide () says. */
+enum {
+    D_ERROR = -2,       /* ns_place failed: err says why (malformed job) */
+    D_NEVER = -1,       /* can never fit the machine: drop it */
+    D_WAIT = 0,         /* not now */
+    D_PLACED = 1,       /* s->pl holds the placement */
+};
+
+/* Decide for job j into s->pl: a D_* value.
  * Within one cluster state a failed decision is not repeated: neither for
  * the same job nor for another job the policy cannot tell apart. */
 static int decide (ns_sim_t *s, int j, ns_error_t *err)
@@ -626,7 +636,7 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
     struct sj *jb = &s->jobs[j];
     if (jb->in.ntasks > free_cores (s)
         && jb->in.ntasks <= ns_cluster_total_cores (s->c))
-        return 0;
+        return D_WAIT;
     struct failkey *f = NULL;
     /* Cheapest exact rejections first: the same policy-visible request
      * failed at this release version; then the release log; then a
@@ -634,31 +644,31 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
     if (s->cacheable) {
         f = fail_slot (s, j);
         if (f->version == s->release_version)
-            return 0;
+            return D_WAIT;
     }
     fill_request (s, j, &r);
     if (f && (still_fails (s, jb, &r) || dominated (s, jb, &r)))
-        return 0;
+        return D_WAIT;
     if (ns_place (s->c, &s->conf.policy, s->conf.model, s->conf.progs, &r,
                   s->pl, err) < 0)
-        return -2;
+        return D_ERROR;
     if (s->pl->verdict == NS_PLACED)
-        return 1;
+        return D_PLACED;
     if (s->pl->verdict == NS_NEVER)
-        return -1;
+        return D_NEVER;
     if (f) {
         f->version = s->release_version;
         /* Packing fails for want of cores, not of admissible nodes: the
          * release log cannot tell more than the free-core count does. */
         if (s->pl->rule == NS_RULE_PACK || s->pl->rule == NS_RULE_FALLBACK)
-            return 0;
+            return D_WAIT;
         jb->fail_log = s->nrlog + 1;
         jb->fail_have = s->pl->found;
         jb->fail_width = s->pl->width;
         if (s->pl->capacity_short)
             remember_short (s, s->pl->width, s->pl->slot);
     }
-    return 0;
+    return D_WAIT;
 }
 
 static void queue_remove (ns_sim_t *s, int pos)
@@ -773,14 +783,14 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                 continue;
         }
         int d = decide (s, j, err);
-        if (d < -1)
+        if (d == D_ERROR)
             return -1;
-        if (d == -1) {
+        if (d == D_NEVER) {
             drop_never (s, j);
             queue_remove (s, pos);
             continue;
         }
-        if (d == 0)
+        if (d == D_WAIT)
             continue;
         /* A job ending before even the earliest possible reservation can
          * start without computing it.  Starting it does not change the
@@ -824,12 +834,12 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
     while (s->qstart < s->qend) {
         int head = s->queue[s->qstart];
         int d = decide (s, head, err);
-        if (d < -1)
+        if (d == D_ERROR)
             return -1;
-        if (d == 0)
+        if (d == D_WAIT)
             break;
         s->qstart++;
-        if (d == -1)
+        if (d == D_NEVER)
             drop_never (s, head);
         else if (start_job (s, head, s->pl, err) < 0)
             return -1;

@@ -70,7 +70,9 @@ typedef struct {
 typedef struct ns_sim ns_sim_t;
 
 /* Called when a job ends (closed experiments submit its replacement). */
-typedef void (*ns_sim_end_f) (ns_sim_t *sim, int job, void *arg);
+/* 0, or -1 with err filled: ns_sim_run () then stops and fails with it. */
+typedef int (*ns_sim_end_f) (ns_sim_t *sim, int job, void *arg,
+                             ns_error_t *err);
 
 ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err);
 void ns_sim_destroy (ns_sim_t *sim);

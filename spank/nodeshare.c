@@ -41,6 +41,7 @@
 #include "nsconfig.h"
 #include "nsplugin.h"
 #include "pin.h"
+#include "nsranges.h"
 
 SPANK_PLUGIN (nodeshare, 1);
 
@@ -210,8 +211,8 @@ static int parse_one (const char *arg)
         errno = 0;
         site.sigma = strtod (v, &end);
         site.have_sigma = 1;
-        return errno || end == v || *end || !(site.sigma > 0
-                                               && site.sigma <= 1) ? -1 : 0;
+        return errno || end == v || *end || !ns_sigma_ok (site.sigma) ? -1
+                                                                      : 0;
     }
     if (KEY ("timeout")) {
         long ms = strtol (v, &end, 10);

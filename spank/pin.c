@@ -13,6 +13,7 @@
 
 #include "ledgerfile.h"
 #include "pin.h"
+#include "nsranges.h"
 
 const char *ns_pin_expand (const char *pattern, const char *node, char *buf,
                            size_t len)
@@ -274,9 +275,9 @@ static int check_req (const struct ns_pin_req *r, ns_error_t *err)
     if (r->ntasks < 1 || r->ntasks > NS_CACHETREE_MAX_TASKS / 2)
         return ns_error_set (err, EINVAL, "bad local task count %d",
                              r->ntasks);
-    if (!(r->sigma > 0 && r->sigma <= 1))
-        return ns_error_set (err, EINVAL, "bad sigma %g: expected (0, 1]",
-                             r->sigma);
+    if (!ns_sigma_ok (r->sigma))
+        return ns_error_set (err, EINVAL, "bad sigma %g: expected "
+                             NS_SIGMA_RANGE, r->sigma);
     return 0;
 }
 

@@ -78,5 +78,29 @@ job 3 (ABQ, 1 cores) [twins]: nodes 0 (1 cores) by pack (small job), sharing 1 n
 job 4 (LAM, 20 cores) [twins]: nodes 0,1 (10+10 cores) by stripe-share, sharing 2 nodes" \
     -n 2 -c "$study" LSD:24 LAM:1 ABQ:1 LAM:20
 
+# The programs' error convention (cmd/cmdline.h): one line
+# "PROGRAM: what", exit 2 for a wrong command line or configuration.
+status () {   # NAME WANT_STATUS WANT_MESSAGE ARGS...
+    local name want msg got rc
+    name=$1 want=$2 msg=$3; shift 3
+    got=$("$place" "$@" 2>&1 >/dev/null)
+    rc=$?
+    n=$((n + 1))
+    if [ "$rc" = "$want" ] && [ "$got" = "$msg" ]; then
+        echo "ok $n - $name"
+    else
+        echo "not ok $n - $name"
+        echo "#   exit $rc, said: $got"
+        failed=$((failed + 1))
+    fi
+}
+status "unknown option: exit 2, one line" 2 \
+    "nodeshare-place: unknown option '--bogus' (see --help)" --bogus A:1
+status "malformed job: exit 2" 2 \
+    "nodeshare-place: job 'A:x': expected PROGRAM:TASKS or PROGRAM:TASKSxCPUS, e.g. LAM:24" A:x
+status "missing configuration: exit 2" 2 \
+    "nodeshare-place: $tmp/none.json: cannot open: No such file or directory" \
+    -c "$tmp/none.json" A:1
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

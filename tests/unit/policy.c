@@ -552,6 +552,19 @@ static void test_place_after (void)
             -1, "missing order: error");
 }
 
+/* Destroy functions never change errno (callers report the error that
+ * made them clean up). */
+static void test_destroy_errno (void)
+{
+    errno = EXDEV;
+    ns_placement_destroy (ns_placement_create (4));
+    ns_cluster_destroy (ns_cluster_create (4, 8, 1, NULL));
+    ns_interf_destroy (ns_interf_create ());
+    ns_progtab_destroy (ns_progtab_create ());
+    ns_placement_destroy (NULL);
+    is_int (errno, EXDEV, "errno survives every destroy");
+}
+
 static void test_errors (void)
 {
     ns_error_t err;
@@ -600,6 +613,7 @@ int main (void)
     test_preference_fallback ();
     test_partial ();
     test_place_after ();
+    test_destroy_errno ();
     test_errors ();
     ns_cluster_destroy (c);
     ns_placement_destroy (pl);

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmdline.h - the error convention of nodeshare's programs
+ *
+ * Every message is one line "PROGRAM: what is wrong" on stderr (no path
+ * of argv[0], no usage dump: --help prints the usage on stdout).  Exit
+ * status: 0 results were produced, 1 none were (the work failed), 2 the
+ * command line or the configuration is wrong.
+ */
+#ifndef NODESHARE_CMDLINE_H
+#define NODESHARE_CMDLINE_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+enum {
+    NS_EXIT_OK = 0,
+    NS_EXIT_FAIL = 1,
+    NS_EXIT_USAGE = 2,
+};
+
+/* After getopt_long () returned ':' or '?' (with opterr = 0 and an
+ * optstring starting with ':' or "+:"), say which option was wrong. */
+static inline void ns_cmd_bad_option (const char *prog, int c, char **argv)
+{
+    if (c == ':')
+        fprintf (stderr, "%s: option '%s' needs a value (see --help)\n",
+                 prog, argv[optind - 1]);
+    else if (optopt)
+        fprintf (stderr, "%s: unknown option '-%c' (see --help)\n", prog,
+                 optopt);
+    else
+        fprintf (stderr, "%s: unknown option '%s' (see --help)\n", prog,
+                 argv[optind - 1]);
+}
+
+#endif /* !NODESHARE_CMDLINE_H */

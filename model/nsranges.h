@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* nsranges.h - one definition of each value range that more than one
+ * input checks (nodeshare.json, plugstack.conf arguments, command-line
+ * options, the library calls themselves), so that they cannot drift. */
+#ifndef NODESHARE_NSRANGES_H
+#define NODESHARE_NSRANGES_H
+
+/* Cache tree dilation: a task fits a cache when size <= sigma x cache
+ * (design.md section 6). */
+#define NS_SIGMA_MIN 0.01
+#define NS_SIGMA_MAX 1.0
+#define NS_SIGMA_RANGE "0.01..1"
+
+/* NaN is out of range too. */
+static inline int ns_sigma_ok (double sigma)
+{
+    return sigma >= NS_SIGMA_MIN && sigma <= NS_SIGMA_MAX;
+}
+
+#endif /* !NODESHARE_NSRANGES_H */
