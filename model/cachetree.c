@@ -112,14 +112,14 @@ const char *ns_cachetree_size_str (uint64_t bytes, char *buf, size_t len)
     return buf;
 }
 
-/* Which tree level an hwloc object is, or -1 to look through it.  Only
- * the root is the machine; instruction caches have their own hwloc type
+/* Which tree level an hwloc object is, or -1 to look through it.  The
+ * root, and only the root, is the machine; instruction caches have their own hwloc type
  * (HWLOC_OBJ_L1ICACHE), so HWLOC_OBJ_L1CACHE is data or unified. */
 static int obj_level (hwloc_obj_t o)
 {
+    if (!o->parent)
+        return NS_CT_MACHINE;
     switch (o->type) {
-    case HWLOC_OBJ_MACHINE:
-        return o->parent ? -1 : NS_CT_MACHINE;
     case HWLOC_OBJ_PACKAGE:
         return NS_CT_PACKAGE;
     case HWLOC_OBJ_L3CACHE:
@@ -153,22 +153,31 @@ static int is_cache (int level)
  * Building
  */
 
-/* Count the tree nodes per level under o (o included).  `cover` holds
- * every PU of the selected cores: an object is in the tree iff it
- * intersects it.  Normal children only: NUMA nodes and memory-side caches
- * are memory children and never seen. */
-static void count_nodes (hwloc_obj_t o, hwloc_const_cpuset_t cover,
-                         int *nlist)
+/* Count the tree nodes per level under o (o included) and return the
+ * number of the tree's cores under it.  A core is in the tree iff it has
+ * a PU in `set`; any other object iff a core of the tree is under it.
+ * Cpusets do not decide that: a well-formed XML file may give a cache a
+ * cpuset that overlaps selected cores it does not hold.  `cover` (every
+ * PU of the selected cores) only prunes subtrees that cannot hold one.
+ * Normal children only: NUMA nodes and memory-side caches are memory
+ * children and never seen. */
+static int count_nodes (hwloc_obj_t o, hwloc_const_cpuset_t cover,
+                        hwloc_const_cpuset_t set, int *nlist)
 {
     if (!hwloc_bitmap_intersects (o->cpuset, cover))
-        return;
+        return 0;
     int level = obj_level (o);
-    if (level >= 0)
-        nlist[level]++;
-    if (level == NS_CT_CORE)
-        return;
+    if (level == NS_CT_CORE) {
+        int in = hwloc_bitmap_intersects (o->cpuset, set);
+        nlist[level] += in;
+        return in;
+    }
+    int cores = 0;
     for (unsigned i = 0; i < o->arity; i++)
-        count_nodes (o->children[i], cover, nlist);
+        cores += count_nodes (o->children[i], cover, set, nlist);
+    if (level >= 0 && cores > 0)
+        nlist[level]++;
+    return cores;
 }
 
 struct build {
@@ -179,6 +188,8 @@ struct build {
     int fill[NS_CT_NLEVELS];      /* next free position per level */
 };
 
+/* A core's cpus are its PUs in set; every other node's are the union of
+ * its cores' (gather_cpus()). */
 static int add_node (struct build *b, hwloc_obj_t o, int level, int parent)
 {
     ns_cachetree_t *t = b->t;
@@ -193,7 +204,8 @@ static int add_node (struct build *b, hwloc_obj_t o, int level, int parent)
         n->size = NS_CT_UNBOUNDED;
     if (!(n->cpus = hwloc_bitmap_alloc ()))
         return -1;
-    hwloc_bitmap_and (n->cpus, o->cpuset, b->set);
+    if (level == NS_CT_CORE)
+        hwloc_bitmap_and (n->cpus, o->cpuset, b->set);
     n->pos = b->fill[level];
     t->list[level][b->fill[level]++] = id;
     if (n->index < t->nindex[level])
@@ -201,11 +213,26 @@ static int add_node (struct build *b, hwloc_obj_t o, int level, int parent)
     return id;
 }
 
+/* Whether a core of the tree is under o (o included), as count_nodes()
+ * decides it; stops at the first. */
+static int holds_core (hwloc_obj_t o, hwloc_const_cpuset_t cover,
+                       hwloc_const_cpuset_t set)
+{
+    if (!hwloc_bitmap_intersects (o->cpuset, cover))
+        return 0;
+    if (obj_level (o) == NS_CT_CORE)
+        return hwloc_bitmap_intersects (o->cpuset, set);
+    for (unsigned i = 0; i < o->arity; i++)
+        if (holds_core (o->children[i], cover, set))
+            return 1;
+    return 0;
+}
+
 /* Preorder fill mirroring count_nodes().  A node's slices open before it
  * is listed and close after its subtree. */
 static int fill_nodes (struct build *b, hwloc_obj_t o, int parent)
 {
-    if (!hwloc_bitmap_intersects (o->cpuset, b->cover))
+    if (!holds_core (o, b->cover, b->set))
         return 0;
     int level = obj_level (o);
     int id = -1;
@@ -225,6 +252,16 @@ static int fill_nodes (struct build *b, hwloc_obj_t o, int parent)
         memcpy (b->t->nodes[id].hi, b->fill, sizeof (lo));
     }
     return 0;
+}
+
+/* A node's cpus are its cores' cpus.  Children come after their parent in
+ * preorder, so one backward pass gathers them bottom-up. */
+static void gather_cpus (ns_cachetree_t *t)
+{
+    for (int id = t->nnodes - 1; id > 0; id--)
+        hwloc_bitmap_or (t->nodes[t->nodes[id].parent].cpus,
+                         t->nodes[t->nodes[id].parent].cpus,
+                         t->nodes[id].cpus);
 }
 
 /* A package holds what the topmost caches under it hold.  Children come
@@ -299,7 +336,10 @@ ns_cachetree_t *ns_cachetree_from_topology (hwloc_topology_t topo,
         ns_error_set (err, EINVAL, "the cpuset selects no core");
         goto error;
     }
-    count_nodes (root, cover, t->nlist);
+    if (count_nodes (root, cover, cpuset, t->nlist) == 0) {
+        ns_error_set (err, EINVAL, "the cpuset selects no core");
+        goto error;
+    }
     t->nlist[NS_CT_MACHINE] = 1;
     for (int l = 0; l < NS_CT_NLEVELS; l++)
         t->nnodes += t->nlist[l];
@@ -309,6 +349,7 @@ ns_cachetree_t *ns_cachetree_from_topology (hwloc_topology_t topo,
     struct build b = { .t = t, .cover = cover, .set = cpuset };
     if (fill_nodes (&b, root, -1) < 0 || size_packages (t) < 0)
         goto nomem;
+    gather_cpus (t);
     hwloc_bitmap_free (cover);
     return t;
 nomem:

@@ -633,6 +633,51 @@ static void test_xml (void)
     ns_cachetree_destroy (t);
 }
 
+/* tests/topologies/cache-without-cores.xml: L2 #1 claims PUs 0-1 but holds
+ * only core 1, L3 #0 claims PU 0 and holds nothing.  Restricted to core 0
+ * they used to enter the tree without a core under them, and a task
+ * anchored there ran on a garbage core. */
+static void test_xml_cache_without_cores (void)
+{
+    ns_error_t err;
+    ns_ctplace_t p;
+    ns_ctinfo_t info;
+    char path[1024], cpus[64], why[512];
+    fixture ("cache-without-cores.xml", path, sizeof (path));
+    ns_cachetree_t *t = ns_cachetree_load (path, "0", &err);
+    if (!ok (t != NULL, "cache without cores: load restricted to core 0")) {
+        diag ("%s", err.text);
+        return;
+    }
+    ok (ns_cachetree_count (t, NS_CT_L2) == 1
+        && ns_cachetree_info (t, NS_CT_L2, 1, &info) < 0 && errno == ENOENT,
+        "cache without cores: L2 #1 holds no core of the tree: not in it");
+    ok (ns_cachetree_count (t, NS_CT_L3) == 0,
+        "cache without cores: L3 #0 holds no core at all: not in the tree");
+    ok (ns_cachetree_place (t, K(256), 0, 1.0, &p, &err) == 0
+        && p.level == NS_CT_L2 && p.cache == 0 && p.core == 0,
+        "cache without cores: 256K@0 -> L2 #0 core 0");
+    ok (ns_cachetree_place (t, K(256), 0, 1.0, &p, &err) == 1
+        && p.level == NS_CT_MACHINE && p.core == 0
+        && hwloc_bitmap_list_snprintf (cpus, sizeof (cpus), p.cpus) > 0
+        && strcmp (cpus, "0") == 0,
+        "cache without cores: 256K@0 again -> the machine, core 0, cpus 0");
+    ns_cachetree_explain (t, 1, why, sizeof (why));
+    is_str (why, "task 1: 256K from core 0, sigma 1: L2 #0 full (256K of "
+            "256K used), the only L2; anchored at the machine (main memory); "
+            "runs on its origin core", "cache without cores: explain");
+    ok (check_tree (t, "cache without cores"), "cache without cores: check");
+    ns_cachetree_destroy (t);
+
+    t = ns_cachetree_load (path, NULL, &err);
+    ok (t && ns_cachetree_info (t, NS_CT_L2, 1, &info) == 0
+        && hwloc_bitmap_list_snprintf (cpus, sizeof (cpus), info.cpus) > 0
+        && strcmp (cpus, "1") == 0 && ns_cachetree_count (t, NS_CT_L3) == 0,
+        "cache without cores: unrestricted, L2 #1's cpus are its core's (1), "
+        "no L3");
+    ns_cachetree_destroy (t);
+}
+
 /*
  * Oracle: design.md section 6 written naively over hwloc objects, without
  * the tree's slices.  Occupancy is read back from the tree (whose sums the
@@ -821,6 +866,7 @@ int main (void)
     test_explain ();
     test_names ();
     test_xml ();
+    test_xml_cache_without_cores ();
     test_oracle ("oracle AMD", AMD, 1.0);
     test_oracle ("oracle AMD sigma 0.5", AMD, 0.5);
     test_oracle ("oracle groups", GROUPS, 1.0);
