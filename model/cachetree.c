@@ -55,7 +55,8 @@ struct ns_cachetree {
     int *list[NS_CT_NLEVELS];     /* node ids per level, logical order */
     int nlist[NS_CT_NLEVELS];
     int *byindex[NS_CT_NLEVELS];  /* logical index -> node id, or -1 */
-    int nindex[NS_CT_NLEVELS];    /* objects of that type in the topology */
+    int nindex[NS_CT_NLEVELS];    /* objects at that depth in the topology */
+    int depth[NS_CT_NLEVELS];     /* hwloc depth of each level; -1: none */
 
     struct task *tasks;
     int cap;                      /* slots allocated */
@@ -112,27 +113,17 @@ const char *ns_cachetree_size_str (uint64_t bytes, char *buf, size_t len)
     return buf;
 }
 
-/* Which tree level an hwloc object is, or -1 to look through it.  The
- * root, and only the root, is the machine; instruction caches have their own hwloc type
- * (HWLOC_OBJ_L1ICACHE), so HWLOC_OBJ_L1CACHE is data or unified. */
-static int obj_level (hwloc_obj_t o)
+/* Which tree level an hwloc object is, or -1 to look through it: the
+ * objects at the depth chosen for a level (level_depths()).  The root,
+ * and only the root, is the machine. */
+static int obj_level (const ns_cachetree_t *t, hwloc_obj_t o)
 {
     if (!o->parent)
         return NS_CT_MACHINE;
-    switch (o->type) {
-    case HWLOC_OBJ_PACKAGE:
-        return NS_CT_PACKAGE;
-    case HWLOC_OBJ_L3CACHE:
-        return NS_CT_L3;
-    case HWLOC_OBJ_L2CACHE:
-        return NS_CT_L2;
-    case HWLOC_OBJ_L1CACHE:
-        return NS_CT_L1;
-    case HWLOC_OBJ_CORE:
-        return NS_CT_CORE;
-    default:
-        return -1;
-    }
+    for (int l = 0; l < NS_CT_MACHINE; l++)
+        if (t->depth[l] >= 0 && (int)o->depth == t->depth[l])
+            return l;
+    return -1;
 }
 
 static hwloc_obj_type_t level_type (int level)
@@ -149,6 +140,33 @@ static int is_cache (int level)
     return level >= NS_CT_L1 && level <= NS_CT_L3;
 }
 
+/* The hwloc depth of each level: the deepest one holding objects of its
+ * type.  hwloc may put caches of one level at several depths (a unified
+ * L1 above an L1d) and numbers each depth on its own, so a level takes
+ * one depth, nearest the cores, and the others are looked through: names
+ * (level, logical index) stay unique.  Instruction caches have their own
+ * type (HWLOC_OBJ_L1ICACHE), so HWLOC_OBJ_L1CACHE is data or unified.
+ * Cores at several depths are refused. */
+static int level_depths (ns_cachetree_t *t, hwloc_topology_t topo,
+                         ns_error_t *err)
+{
+    int depth = hwloc_topology_get_depth (topo);
+    for (int l = 0; l < NS_CT_NLEVELS; l++)
+        t->depth[l] = -1;
+    for (int d = 1; d < depth; d++)
+        for (int l = 0; l < NS_CT_MACHINE; l++) {
+            if (hwloc_get_depth_type (topo, d) != level_type (l))
+                continue;
+            if (l == NS_CT_CORE && t->depth[l] >= 0)
+                return ns_error_set (err, EINVAL, "the topology has cores at "
+                                     "several depths (%d and %d)",
+                                     t->depth[l], d);
+            t->depth[l] = d;
+        }
+    t->depth[NS_CT_MACHINE] = 0;
+    return 0;
+}
+
 /*
  * Building
  */
@@ -161,12 +179,13 @@ static int is_cache (int level)
  * PU of the selected cores) only prunes subtrees that cannot hold one.
  * Normal children only: NUMA nodes and memory-side caches are memory
  * children and never seen. */
-static int count_nodes (hwloc_obj_t o, hwloc_const_cpuset_t cover,
-                        hwloc_const_cpuset_t set, int *nlist)
+static int count_nodes (ns_cachetree_t *t, hwloc_obj_t o,
+                        hwloc_const_cpuset_t cover, hwloc_const_cpuset_t set)
 {
     if (!hwloc_bitmap_intersects (o->cpuset, cover))
         return 0;
-    int level = obj_level (o);
+    int level = obj_level (t, o);
+    int *nlist = t->nlist;
     if (level == NS_CT_CORE) {
         int in = hwloc_bitmap_intersects (o->cpuset, set);
         nlist[level] += in;
@@ -174,7 +193,7 @@ static int count_nodes (hwloc_obj_t o, hwloc_const_cpuset_t cover,
     }
     int cores = 0;
     for (unsigned i = 0; i < o->arity; i++)
-        cores += count_nodes (o->children[i], cover, set, nlist);
+        cores += count_nodes (t, o->children[i], cover, set);
     if (level >= 0 && cores > 0)
         nlist[level]++;
     return cores;
@@ -215,15 +234,15 @@ static int add_node (struct build *b, hwloc_obj_t o, int level, int parent)
 
 /* Whether a core of the tree is under o (o included), as count_nodes()
  * decides it; stops at the first. */
-static int holds_core (hwloc_obj_t o, hwloc_const_cpuset_t cover,
-                       hwloc_const_cpuset_t set)
+static int holds_core (const ns_cachetree_t *t, hwloc_obj_t o,
+                       hwloc_const_cpuset_t cover, hwloc_const_cpuset_t set)
 {
     if (!hwloc_bitmap_intersects (o->cpuset, cover))
         return 0;
-    if (obj_level (o) == NS_CT_CORE)
+    if (obj_level (t, o) == NS_CT_CORE)
         return hwloc_bitmap_intersects (o->cpuset, set);
     for (unsigned i = 0; i < o->arity; i++)
-        if (holds_core (o->children[i], cover, set))
+        if (holds_core (t, o->children[i], cover, set))
             return 1;
     return 0;
 }
@@ -232,9 +251,9 @@ static int holds_core (hwloc_obj_t o, hwloc_const_cpuset_t cover,
  * is listed and close after its subtree. */
 static int fill_nodes (struct build *b, hwloc_obj_t o, int parent)
 {
-    if (!holds_core (o, b->cover, b->set))
+    if (!holds_core (b->t, o, b->cover, b->set))
         return 0;
-    int level = obj_level (o);
+    int level = obj_level (b->t, o);
     int id = -1;
     int lo[NS_CT_NLEVELS];
     memcpy (lo, b->fill, sizeof (lo));
@@ -287,7 +306,8 @@ static int alloc_levels (ns_cachetree_t *t, hwloc_topology_t topo)
 {
     for (int l = 0; l < NS_CT_NLEVELS; l++) {
         int n = l == NS_CT_MACHINE ? 1
-              : hwloc_get_nbobjs_by_type (topo, level_type (l));
+              : t->depth[l] < 0 ? 0
+              : hwloc_get_nbobjs_by_depth (topo, t->depth[l]);
         t->nindex[l] = n > 0 ? n : 0;
         t->list[l] = malloc (sizeof (int) * (t->nlist[l] + 1));
         t->byindex[l] = malloc (sizeof (int) * (t->nindex[l] + 1));
@@ -324,7 +344,7 @@ ns_cachetree_t *ns_cachetree_from_topology (hwloc_topology_t topo,
         return NULL;
     }
     hwloc_obj_t root = hwloc_get_root_obj (topo);
-    if (hwloc_get_nbobjs_by_type (topo, HWLOC_OBJ_CORE) <= 0) {
+    if (hwloc_get_nbobjs_by_type (topo, HWLOC_OBJ_CORE) == 0) {
         ns_error_set (err, EINVAL, "the topology has no cores");
         return NULL;
     }
@@ -336,7 +356,9 @@ ns_cachetree_t *ns_cachetree_from_topology (hwloc_topology_t topo,
         ns_error_set (err, EINVAL, "the cpuset selects no core");
         goto error;
     }
-    if (count_nodes (root, cover, cpuset, t->nlist) == 0) {
+    if (level_depths (t, topo, err) < 0)
+        goto error;
+    if (count_nodes (t, root, cover, cpuset) == 0) {
         ns_error_set (err, EINVAL, "the cpuset selects no core");
         goto error;
     }
@@ -465,6 +487,9 @@ int ns_cachetree_cores_cpuset (hwloc_topology_t topo, const char *corelist,
     if (!topo || !corelist || !cpuset)
         return ns_error_set (err, EINVAL, "no topology, core list or cpuset");
     int ncores = hwloc_get_nbobjs_by_type (topo, HWLOC_OBJ_CORE);
+    if (ncores < 0)
+        return ns_error_set (err, EINVAL,
+                             "the topology has cores at several depths");
     const char *s = corelist;
     hwloc_bitmap_zero (cpuset);
     do {

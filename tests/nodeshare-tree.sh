@@ -59,6 +59,9 @@ check xml-cache-without-cores -t topologies/cache-without-cores.xml -c 0 -e \
     256K@0 256K@0 1K@0
 check xml-cache-without-cores-all -t topologies/cache-without-cores.xml -e \
     256K@0 256K@0 1K@1
+# A unified L1 above the L1d: the L1d are the tree's L1, named once each.
+check two-l1-explain -e -t 'l1:2(size=1MiB) l1d:2(size=32KiB) core:2 pu:1' \
+    32K@0 32K@0 32K@0
 check help --help
 check err-no-task -t "$TOPO_DESKTOP"
 check err-bad-task -t "$TOPO_DESKTOP" 16K
