@@ -280,5 +280,22 @@ if ! grep -q note "$tmp/four.err" \
 else
     fail "nodes of 4 cores: a note"
 fi
+# Processors near INT_MAX: the job is dropped as too large, the run goes
+# on (minimal width x stripe_width and a run's core sum overflowed an int:
+# UBSan stopped the whole run).
+cp "$tmp/good.swf" "$tmp/huge.swf"
+echo "4 40 0 10 2147483647 -1 -1 2147483647 60 -1 1 1 1 1 1 -1 -1 -1" \
+    >>"$tmp/huge.swf"
+cat >"$tmp/stripe16.json" <<'EOT'
+{ "policy": "twins", "stripe_width": 16, "small_job_cores": 0,
+  "programs": { "EXE": { "spread_speedup": 1.5 } },
+  "identity": { "patterns": [ { "match": "exe*", "program": "EXE" } ] } }
+EOT
+expect "INT_MAX processors, stripe_width 16: one job dropped" 0 \
+    "twins: 1 jobs larger than the machine were not run" \
+    -c "$tmp/stripe16.json" -p twins --nodes 100 --cores 2 "$tmp/huge.swf"
+expect "INT_MAX processors on 10^6 nodes of 4096 cores: runs" 0 \
+    "4 jobs read, 4 used" -p pack --nodes 1000000 --cores 4096 \
+    "$tmp/huge.swf"
 echo "1..$n"
 [ $failed -eq 0 ]
