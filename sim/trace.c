@@ -507,6 +507,12 @@ static int swf_check (ns_trace_t *t, const char *tok[], const char *end[],
                          "field %d (%s): expected a time >= 0 or -1, got "
                          TOKFMT, i + 1, swf_fields[i].name, TOKARG (i));
     }
+    for (int i = 0; i < SWF_FIELDS; i++)
+        if (swf_fields[i].kind == K_TIME && v[i] > NS_TRACE_TIME_MAX)
+            return skip (t, err, NS_SKIP_BAD_TIME,
+                         "field %d (%s): expected at most %lld s (the year "
+                         "2200), got " TOKFMT, i + 1, swf_fields[i].name,
+                         NS_TRACE_TIME_MAX, TOKARG (i));
     return 1;
 }
 
@@ -842,12 +848,23 @@ static int sacct_time (ns_trace_t *t, char *f[], int c, int64_t *v,
     const char *s = col_val (t, f, c);
 
     *v = UNKNOWN;
-    if (is_unknown (s) || parse_timestamp (s, v) == 0)
+    if (is_unknown (s))
         return 1;
-    *v = UNKNOWN;
-    return skip (t, err, NS_SKIP_BAD_TIME,
-                 "field %d (%s): expected a time like 2024-01-31T12:00:00, "
-                 "got '%.40s'", col_num (t, c), sacct_names[c], s);
+    if (parse_timestamp (s, v) < 0) {
+        *v = UNKNOWN;
+        return skip (t, err, NS_SKIP_BAD_TIME,
+                     "field %d (%s): expected a time like "
+                     "2024-01-31T12:00:00, got '%.40s'", col_num (t, c),
+                     sacct_names[c], s);
+    }
+    /* Bounded, so that End - Start and Start - Submit cannot overflow. */
+    if (*v < 0 || *v > NS_TRACE_TIME_MAX) {
+        *v = UNKNOWN;
+        return skip (t, err, NS_SKIP_BAD_TIME,
+                     "field %d (%s): expected a time between 1970 and 2200, "
+                     "got '%.40s'", col_num (t, c), sacct_names[c], s);
+    }
+    return 1;
 }
 
 /* Steps and unfinished jobs are not jobs of the trace (yet). */
@@ -1007,9 +1024,15 @@ static int sacct_times (ns_trace_t *t, char *f[], ns_tjob_t *job,
     if ((rc = sacct_run (t, f, start, end, &job->run, err)) <= 0
         || (rc = sacct_limit (t, f, &job->req_time, err)) <= 0)
         return rc;
-    if (job->submit < 0)
-        return skip (t, err, NS_SKIP_NEGATIVE_TIME,
-                     "field %d (Submit): before 1970", col_num (t, SC_SUBMIT));
+    if (job->run > NS_TRACE_TIME_MAX)
+        return skip (t, err, NS_SKIP_BAD_TIME,
+                     "run time %lld s: expected at most %lld s (the year "
+                     "2200)", (long long)job->run, NS_TRACE_TIME_MAX);
+    if (job->req_time > NS_TRACE_TIME_MAX)
+        return skip (t, err, NS_SKIP_BAD_TIME,
+                     "requested time %lld s: expected at most %lld s (the "
+                     "year 2200)", (long long)job->req_time,
+                     NS_TRACE_TIME_MAX);
     if (job->run < 0)
         return skip (t, err, NS_SKIP_NEGATIVE_TIME,
                      "run time %lld s: End before Start", (long long)job->run);

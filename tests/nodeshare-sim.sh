@@ -73,6 +73,16 @@ echo "5 40 0 10 -5 -1 -1 -5 60 -1 1 1 1 1 1 -1 -1 -1" >>"$tmp/neg.swf"
 expect "negative processors: skipped" 0 "skipped 1 no-processors, lines 6" \
     "$tmp/neg.swf"
 
+# Absurd times are bad lines, not a 2.5e15-hour makespan.
+cp "$tmp/good.swf" "$tmp/absurd.swf"
+echo "5 9000000000000000000 0 10 2 -1 -1 2 60 -1 1 1 1 1 1 -1 -1 -1" \
+    >>"$tmp/absurd.swf"
+expect "submit time 9e18: skipped as bad-time" 0 \
+    "skipped 1 bad-time, lines 6" "$tmp/absurd.swf"
+expect "submit time 9e18, --strict: line and field" 1 \
+    "absurd.swf:6: field 2 (submit time): expected at most 7258118400 s" \
+    --strict "$tmp/absurd.swf"
+
 sed 's/MaxProcs: 16/MaxProcs: 4/; s/MaxNodes: 4/MaxNodes: 1/' "$tmp/good.swf" \
     >"$tmp/lies.swf"
 expect "header that lies: too-large jobs reported" 0 \
