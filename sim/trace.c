@@ -147,6 +147,8 @@ const char *ns_trace_format_name (ns_trace_format_t fmt)
     }
 }
 
+static int is_binary (const char *s, size_t len);
+
 /*
  * Line reader
  */
@@ -209,19 +211,38 @@ static void set_line (ns_trace_t *t, char *s, size_t len)
     t->too_long = len > NS_TRACE_LINE_MAX;
 }
 
+/* No newline in NS_TRACE_LINE_GIVE_UP bytes: not a trace at all. */
+static int give_up_line (ns_trace_t *t, size_t keep, ns_error_t *err)
+{
+    unsigned long long line = t->counts.lines + 1;
+
+    t->failed = 1;
+    if (is_binary (t->buf, keep))
+        return ns_error_set (err, EINVAL, "%s: line %llu: not a text trace "
+                             "(binary data)", t->name, line);
+    return ns_error_set (err, EINVAL, "%s: line %llu: longer than %d bytes: "
+                         "not a text trace", t->name, line,
+                         NS_TRACE_LINE_GIVE_UP);
+}
+
 /* The buffer holds the start of a line longer than NS_TRACE_LINE_MAX.
  * Keep its first bytes as the line (detection can still tell binary from
- * text, a message can quote it) and drop the rest up to the newline. */
+ * text, a message can quote it) and drop the rest up to the newline, or
+ * give up after NS_TRACE_LINE_GIVE_UP bytes (/dev/zero never ends). */
 static int discard_long_line (ns_trace_t *t, ns_error_t *err)
 {
     const size_t keep = 256;
     char *nl = NULL;
+    uint64_t seen = t->end;     /* bytes of this line read so far */
 
     t->start = 0;
     t->end = keep;
     while (!nl && !t->eof) {
+        if (seen > NS_TRACE_LINE_GIVE_UP)
+            return give_up_line (t, keep, err);
         if (refill (t, err) < 0)
             return -1;
+        seen += t->end - keep;
         if (!(nl = memchr (t->buf + keep, '\n', t->end - keep)))
             t->end = keep;
     }

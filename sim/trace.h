@@ -167,6 +167,9 @@ typedef enum {
 
 #define NS_TRACE_SKIP_LINES 5
 #define NS_TRACE_LINE_MAX 65536
+/* A line without a newline in this many bytes is not skipped but a hard
+ * error: the input is not a text trace (/dev/zero, a device, a blob). */
+#define NS_TRACE_LINE_GIVE_UP (64 * 1024 * 1024)
 /* 2200-01-01T00:00:00Z: the latest time (and the longest duration, in
  * seconds) a trace may hold. */
 #define NS_TRACE_TIME_MAX 7258118400LL
@@ -196,8 +199,9 @@ typedef struct ns_trace ns_trace_t;
  * needs NS_TRACE_SWF.
  * Returns NULL with errno and err set: ENOENT etc. from the file system;
  * EINVAL for "FILE: empty trace, no jobs", "FILE: line N: not a text
- * trace (binary data)", an unknown format or a sacct header lacking a
- * required field; EIO for a corrupt or "truncated gzip". */
+ * trace (binary data)", "FILE: line N: longer than 67108864 bytes: not a
+ * text trace", an unknown format or a sacct header lacking a required
+ * field; EIO for a corrupt or "truncated gzip". */
 ns_trace_t *ns_trace_open (const char *path, ns_trace_format_t fmt,
                            int flags, ns_error_t *err);
 
@@ -207,7 +211,8 @@ void ns_trace_close (ns_trace_t *t);
 /* Read the next job into *job.  Returns 1 for a job, 0 at the end, -1 with
  * errno and err set on a hard error: EIO for I/O, corrupt or truncated gzip
  * ("FILE: truncated gzip after line N"); EINVAL for a malformed line in
- * strict mode.  After -1 the trace is unusable: only close it. */
+ * strict mode, or a line without a newline in NS_TRACE_LINE_GIVE_UP
+ * bytes (whatever the mode).  After -1 the trace is unusable: only close it. */
 int ns_trace_next (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err);
 
 ns_trace_format_t ns_trace_format (const ns_trace_t *t);

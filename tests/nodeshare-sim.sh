@@ -83,6 +83,19 @@ expect "submit time 9e18, --strict: line and field" 1 \
     "absurd.swf:6: field 2 (submit time): expected at most 7258118400 s" \
     --strict "$tmp/absurd.swf"
 
+# /dev/zero never ends: the reader gives up (it used to read forever).
+if command -v timeout >/dev/null; then
+    out=$(timeout 60 "$sim" -q /dev/zero 2>&1)
+    got=$?
+    if [ "$got" = 1 ] && printf '%s\n' "$out" \
+        | grep -qF "/dev/zero: line 1: not a text trace (binary data)"; then
+        pass "/dev/zero: not a text trace"
+    else
+        fail "/dev/zero: not a text trace"
+        echo "# exit $got (want 1): $out"
+    fi
+fi
+
 sed 's/MaxProcs: 16/MaxProcs: 4/; s/MaxNodes: 4/MaxNodes: 1/' "$tmp/good.swf" \
     >"$tmp/lies.swf"
 expect "header that lies: too-large jobs reported" 0 \

@@ -792,6 +792,46 @@ static void test_sacct_extreme (void)
     ns_trace_close (t);
 }
 
+/* Lines that never end: /dev/zero used to keep the reader forever. */
+static void test_endless_lines (void)
+{
+    static const char good[] = "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    char chunk[65536], want[1200];
+    ns_error_t err = { "" };
+    ns_tjob_t job;
+    ns_trace_t *t;
+
+    alarm (60);     /* before the fix: killed here, not a hang */
+    t = ns_trace_open ("/dev/zero", NS_TRACE_AUTO, 0, &err);
+    ok (t == NULL && errno == EINVAL, "/dev/zero: open fails with EINVAL");
+    is_str (err.text, "/dev/zero: line 1: not a text trace (binary data)",
+            "/dev/zero: message");
+    ns_trace_close (t);
+
+    /* a good line, then 65 MiB of digits without a newline (gzip keeps
+     * the file small) */
+    const char *path = tmpfile_path ("endless.swf.gz");
+    gzFile gz = gzopen (path, "wb1");
+    memset (chunk, '7', sizeof (chunk));
+    int bad = !gz || gzwrite (gz, good, sizeof (good) - 1) <= 0;
+    for (int i = 0; !bad && i < 65 * 16; i++)
+        bad = gzwrite (gz, chunk, sizeof (chunk)) != (int)sizeof (chunk);
+    if (!gz || gzclose (gz) != Z_OK || bad) {
+        diag ("cannot write %s", path);
+        exit (1);
+    }
+    t = ns_trace_open (path, NS_TRACE_AUTO, 0, &err);
+    ok (t && ns_trace_next (t, &job, &err) == 1,
+        "endless line: the job before it is read");
+    ok (t && ns_trace_next (t, &job, &err) == -1 && errno == EINVAL,
+        "endless line: a hard error, not a skip");
+    snprintf (want, sizeof (want), "%s: line 2: longer than %d bytes: not a "
+              "text trace", path, NS_TRACE_LINE_GIVE_UP);
+    is_str (err.text, want, "endless line: message");
+    ns_trace_close (t);
+    alarm (0);
+}
+
 static void test_sacct_header (void)
 {
     static const struct {
@@ -958,6 +998,7 @@ static void remove_tmpdir (void)
         "elf.swf.gz", "noise.bin", "text.txt", "many.swf.gz", "cut.swf.gz",
         "cut20.swf.gz", "bad.swf.gz", "long.swf", "nul.swf", "nonl.swf",
         "raw.txt", "hdr.txt", "extreme.txt", "elapsed.txt",
+        "endless.swf.gz",
     };
     for (size_t i = 0; i < sizeof (files) / sizeof (files[0]); i++)
         unlink (tmpfile_path (files[i]));
@@ -980,6 +1021,7 @@ int main (void)
     test_sacct_raw ();
     test_sacct_header ();
     test_sacct_extreme ();
+    test_endless_lines ();
     for (size_t i = 0; i < sizeof (reals) / sizeof (reals[0]); i++)
         test_real (&reals[i]);
 
