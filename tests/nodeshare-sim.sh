@@ -83,6 +83,13 @@ expect "submit time 9e18, --strict: line and field" 1 \
     "absurd.swf:6: field 2 (submit time): expected at most 7258118400 s" \
     --strict "$tmp/absurd.swf"
 
+# A configuration without programs (model arrays never allocated).
+expect "examples/exclusive.json: no programs" 0 "exclusive" \
+    -c "$top_srcdir/examples/exclusive.json" -p exclusive "$tmp/good.swf"
+expect "examples/exclusive.json, closed experiment: needs programs" 1 \
+    "exclusive.json: the closed experiment needs programs with weights" \
+    -c "$top_srcdir/examples/exclusive.json" --horizon 50000
+
 # /dev/zero never ends: the reader gives up (it used to read forever).
 if command -v timeout >/dev/null; then
     out=$(timeout 60 "$sim" -q /dev/zero 2>&1)
