@@ -356,20 +356,23 @@ static int place_shared (struct work *w, const struct ns_pin_req *r,
                          uint64_t topo_id, struct ns_pin_plan *p,
                          ns_error_t *err)
 {
-    int recovered, rc = -1;
+    int rc = -1;
     size_t len;
     ns_ledger_t *l = NULL;
     ns_ledger_file_t *f = ns_ledger_file_open (r->ledger, r->ledger_capacity,
                                                err);
     if (!f)
         return -1;
-    if (ns_ledger_file_lock (f, r->lock_timeout_ms, &recovered, err) < 0)
+    if (ns_ledger_file_lock (f, r->lock_timeout_ms, NULL, err) < 0)
         goto done;
     void *region = ns_ledger_file_region (f, &len);
     if (!(l = ns_ledger_attach (region, len, topo_id, &p->reset, err)))
         goto unlock;
-    if (recovered)
-        p->repaired = ns_ledger_repair (l);
+    /* Not only after a holder died (EOWNERDEAD): a broken record (a
+     * stray write, a writer of another version) is dropped, and counted
+     * for the log, whenever a step plans.  A scan of a few thousand
+     * records. */
+    p->repaired = ns_ledger_repair (l);
     p->reclaimed = ns_ledger_reclaim (l, ns_ledger_file_alive, NULL);
     rc = ns_ledger_place (l, w->tree, &r->owner, w->tasks, r->ntasks,
                           r->sigma, w->places, err);

@@ -76,7 +76,8 @@ struct ns_pin_plan {
     int threads_per_core;
     int occupied;           /* caches holding other steps' ranks */
     int reclaimed;          /* dead steps' records dropped */
-    int repaired;           /* records dropped after a holder died */
+    int repaired;           /* broken records dropped (a holder died
+                               mid-update, a stray write) */
     int reset;              /* the ledger had another topology */
 };
 

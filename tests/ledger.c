@@ -383,6 +383,42 @@ static void test_place (void)
     free (mem);
 }
 
+/* One bad record (a level no tree has, a broken seal) or one absurd
+ * footprint used to make every later placement on the node fail until its
+ * writer died: occupy() returned EINVAL or EOVERFLOW for it. */
+static void test_bad_records (void)
+{
+    ns_error_t err;
+    size_t len;
+    void *mem = region (16, &len);
+    ns_ledger_t *l = ns_ledger_attach (mem, len, 1, NULL, &err);
+    ns_ledger_owner_t a = owner (1, 0, 100), b = owner (2, 0, 200);
+    int l3[16], core[16];
+
+    ok (place_step (l, &a, "0-3", 0, 2, M(4), l3, core) == 0,
+        "bad records: job a places 2 ranks of 4M");
+    unsigned char *raw = mem;
+    raw[64 + 40] = 9;               /* slot 0: level 9, seal broken */
+    ok (place_step (l, &b, "4-7", 4, 2, M(4), l3, core) == 0,
+        "a record with level 9 does not stop job b's placement");
+    is_int (ns_ledger_count (l), 4, "the bad record stays for repair()");
+    is_int (ns_ledger_repair (l), 1, "repair() drops it");
+    check (l, "a bad level");
+
+    /* 2^63 bytes each: the second step overflowed the machine's 64-bit
+     * occupancy. */
+    ns_ledger_owner_t c = owner (3, 0, 300), d = owner (4, 0, 400);
+    ok (place_step (l, &c, "8-9", 8, 1, (uint64_t)1 << 63, l3, core) == 0,
+        "job c places a rank of 2^63 bytes");
+    ok (place_step (l, &d, "10-11", 10, 1, (uint64_t)1 << 63, l3, core) == 0,
+        "job d's rank of 2^63 bytes is placed too");
+    ok (place_step (l, &b, "4-7", 4, 2, M(4), l3, core) == 0,
+        "and job b can still be placed");
+    check (l, "huge footprints");
+    ns_ledger_detach (l);
+    free (mem);
+}
+
 static void test_origin (void)
 {
     static const struct { int task, cpt, tpc, ncores, want; } cases[] = {
@@ -796,6 +832,26 @@ static void test_pin (void)
     ns_pin_plan_destroy (pa);
     ns_pin_plan_destroy (pb);
 
+    /* A broken record in the file does not poison the node: the next
+     * plan drops it (and says so) and sees the good ones. */
+    pa = ns_pin_plan_create (&a, &err);
+    FILE *lf = fopen (path, "r+b");
+    int level = 9;
+    ok (pa && lf && fseek (lf, 256 + 64 + 40, SEEK_SET) == 0
+        && fwrite (&level, sizeof (level), 1, lf) == 1 && fclose (lf) == 0,
+        "job a planned again, its first record broken in the file");
+    pb = ns_pin_plan_create (&b, &err);
+    ok (pb && pb->repaired == 1 && pb->occupied == 3,
+        "plan job b: the broken record is dropped (repaired %d), job a's "
+        "other 3 are seen (%d)", pb ? pb->repaired : -1,
+        pb ? pb->occupied : -1);
+    if (!pb)
+        diag ("%s", err.text);
+    ns_pin_forget (path, 2000, &a.owner, -1, &err);
+    ns_pin_forget (path, 2000, &b.owner, -1, &err);
+    ns_pin_plan_destroy (pa);
+    ns_pin_plan_destroy (pb);
+
     struct ns_pin_req bad = a;
     bad.cores = "0-30";
     ok (ns_pin_plan_create (&bad, &err) == NULL && errno == EINVAL,
@@ -930,6 +986,7 @@ int main (void)
     test_reclaim_repair ();
     test_occupy ();
     test_place ();
+    test_bad_records ();
     test_origin ();
     test_topology_id ();
     test_file_basics ();
