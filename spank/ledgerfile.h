@@ -2,9 +2,10 @@
 /* ledgerfile.h - the node's ledger as a shared, locked file
  *
  * model/ledger.c keeps the ledger's records in a memory region; this is
- * where that region lives on a node: a file (by default in /dev/shm)
- * mapped shared by every slurmstepd, owned by root and readable by no one
- * else, whose first page holds a process-shared robust mutex.  When a
+ * where that region lives on a node: a file (by default
+ * /run/nodeshare/%n.ledger, the SPANK plugin's ledger= argument) mapped
+ * shared by every slurmstepd, owned by root and readable by no one else,
+ * whose first page holds a process-shared robust mutex.  When a
  * process dies holding the mutex, the next locker is told (EOWNERDEAD) and
  * repairs the records (ns_ledger_repair()); a holder that hangs costs the
  * others a bounded wait, after which they give up pinning.
