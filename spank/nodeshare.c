@@ -318,20 +318,38 @@ static uint64_t footprint (const ns_config_t *cfg, uint64_t mem_mb,
 }
 
 /* The Slurm node name: slurmd exports SLURMD_NODENAME to slurmstepd (it
- * differs from the host name with several slurmd per host). */
-static void node_name (spank_t sp, char *buf, size_t len)
+ * differs from the host name with several slurmd per host).  Without it
+ * the job's environment is asked, which the user controls: the name goes
+ * into root-owned paths (%n), so it must be a plain host name
+ * (ns_pin_node_name_ok()).  Returns 0, or -1 after logging why not. */
+static int node_name (spank_t sp, char *buf, size_t len)
 {
-    const char *env = getenv ("SLURMD_NODENAME");
+    const char *env = getenv ("SLURMD_NODENAME"), *from;
     if (env && *env && strlen (env) < len) {
         strcpy (buf, env);
-        return;
+        from = "slurmstepd's SLURMD_NODENAME";
+    } else if (spank_getenv (sp, "SLURMD_NODENAME", buf, (int)len)
+               == ESPANK_SUCCESS && buf[0]) {
+        from = "the job's SLURMD_NODENAME";
+    } else {
+        if (gethostname (buf, len) < 0)
+            snprintf (buf, len, "localhost");
+        buf[len - 1] = '\0';
+        from = "the host name";
     }
-    if (spank_getenv (sp, "SLURMD_NODENAME", buf, (int)len)
-        == ESPANK_SUCCESS && buf[0])
-        return;
-    if (gethostname (buf, len) < 0)
-        snprintf (buf, len, "localhost");
-    buf[len - 1] = '\0';
+    if (ns_pin_node_name_ok (buf))
+        return 0;
+    /* Quote it harmlessly: it may hold anything but NUL. */
+    char shown[65];
+    size_t i;
+    for (i = 0; buf[i] && i < sizeof (shown) - 1; i++)
+        shown[i] = buf[i] >= 0x20 && buf[i] < 0x7f ? buf[i] : '?';
+    shown[i] = '\0';
+    slurm_error ("nodeshare: node name '%s' (from %s) is not a plain host "
+                 "name (A-Z a-z 0-9 . _ -, no leading dot); ranks are not "
+                 "pinned", shown, from);
+    buf[0] = '\0';
+    return -1;
 }
 
 static const char *anchor_str (const struct ns_pin_task *t, char *buf,
@@ -470,7 +488,8 @@ static void plan_step (spank_t sp)
     step.mode = user.have_mode ? user.mode : site.mode;
     if (site.bad || step.mode == MODE_NONE || get_items (sp, &it) <= 0)
         return;
-    node_name (sp, step.node, sizeof (step.node));
+    if (node_name (sp, step.node, sizeof (step.node)) < 0)
+        return;
     ns_config_t *cfg = load_config ();
     uint64_t bytes = footprint (cfg, it.mem_mb, &source);
     step.owner = (ns_ledger_owner_t){

@@ -14,6 +14,14 @@
 #include "ledgerfile.h"
 #include "pin.h"
 
+int ns_pin_node_name_ok (const char *name)
+{
+    size_t n = name ? strlen (name) : 0;
+    return n >= 1 && n <= 255 && name[0] != '.'
+           && strspn (name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
+                            "wxyz0123456789._-") == n;
+}
+
 const char *ns_pin_expand (const char *pattern, const char *node, char *buf,
                            size_t len)
 {

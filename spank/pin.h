@@ -125,6 +125,12 @@ int ns_pin_bind (hwloc_const_bitmap_t cpus, ns_error_t *err);
 const char *ns_pin_topology_spec (const char *arg, char *buf, size_t len,
                                   ns_error_t *err);
 
+/* Is name fit for "%n" in root-owned paths (ledger, topology cache,
+ * report)?  1 to 255 characters from A-Z a-z 0-9 . _ -, not starting with
+ * a dot: no '/', no "..", nothing hidden.  The name may come from the
+ * job's own environment. */
+int ns_pin_node_name_ok (const char *name);
+
 /* Replace "%n" in pattern by node and "%%" by "%".  Returns buf, or NULL
  * with errno ENAMETOOLONG. */
 const char *ns_pin_expand (const char *pattern, const char *node, char *buf,

@@ -798,6 +798,23 @@ static void test_pin (void)
         && strcmp (buf, "100%-x") == 0, "%%n and %%%% expand");
     ok (ns_pin_expand ("%n%n%n", "abcdef", buf, 10) == NULL
         && errno == ENAMETOOLONG, "expand() does not overflow");
+    /* %n may come from the job's environment: '../x' escaped the ledger
+     * directory. */
+    static const char *good_names[] = { "ns1", "node-01.cluster", "a_b",
+                                        "-x" };
+    static const char *bad_names[] = { "../x", "..", ".hidden", "a/b", "",
+                                       "a b", "x;y", "ns%n", "~root" };
+    for (size_t i = 0; i < sizeof (good_names) / sizeof (*good_names); i++)
+        ok (ns_pin_node_name_ok (good_names[i]), "node name '%s' is fine",
+            good_names[i]);
+    for (size_t i = 0; i < sizeof (bad_names) / sizeof (*bad_names); i++)
+        ok (!ns_pin_node_name_ok (bad_names[i]), "node name '%s' is refused",
+            bad_names[i]);
+    memset (buf, 'n', 256);
+    buf[256] = '\0';
+    ok (!ns_pin_node_name_ok (buf) && (buf[255] = '\0', 1)
+        && ns_pin_node_name_ok (buf), "256 characters are too many, 255 not");
+    ok (!ns_pin_node_name_ok (NULL), "no node name is refused");
 
     struct ns_pin_req a = {
         .topology = NODE24, .cores = "0-3", .ntasks = 4, .cpus_per_task = 1,
