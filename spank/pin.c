@@ -224,6 +224,9 @@ hwloc_topology_t ns_pin_topology_load (const char *spec, const char *cache,
     lean_hwloc ();
     if (!spec || strcmp (spec, "live") != 0 || !cache || !*cache)
         return ns_cachetree_topology (spec, err);
+    /* Root parses and writes the copy: its directory must be safe too. */
+    if (ns_ledger_file_safe_dir (cache, err) < 0)
+        return NULL;
     machine_stamp (stamp, sizeof (stamp));
     if ((topo = load_cached (cache, stamp)))
         return topo;

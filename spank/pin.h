@@ -105,6 +105,8 @@ int ns_pin_forget (const char *ledger, int lock_timeout_ms,
  *    and the online CPUs) when that file is ours (owner, mode 0600) and
  *    its stamp is current; otherwise the machine is discovered and the
  *    cache rewritten (atomically; failures to write it are ignored).
+ *    A cache whose directory is not safe (ns_ledger_file_safe_dir()) is
+ *    an error (EPERM): nothing is loaded.
  * Returns the topology (hwloc_topology_destroy() it) or NULL with errno
  * and err filled. */
 hwloc_topology_t ns_pin_topology_load (const char *spec, const char *cache,

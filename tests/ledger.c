@@ -562,6 +562,50 @@ static void test_file_basics (void)
     ok (symlink (path, link_path) == 0
         && ns_ledger_file_open (link_path, 0, &err) == NULL,
         "a symlink is not followed");
+
+    /* ledger= pointing elsewhere: the directory is checked too, else
+     * anyone who may write it could swap the file or plant links. */
+    static const struct {
+        const char *dir;
+        mode_t mode;
+        const char *what;
+    } unsafe[] = {
+        { "open", 0777, "a world-writable directory" },
+        { "group", 0770, "a group-writable directory" },
+        { "sticky", 01777, "a world-writable sticky directory" },
+    };
+    for (size_t i = 0; i < sizeof (unsafe) / sizeof (*unsafe); i++) {
+        char dir[128];
+        path_in_tmp (dir, sizeof (dir), unsafe[i].dir);
+        mkdir (dir, 0700);
+        chmod (dir, unsafe[i].mode);
+        snprintf (sub, sizeof (sub), "%s/x.ledger", dir);
+        f = ns_ledger_file_open (sub, 0, &err);
+        ok (f == NULL && errno == EPERM && strstr (err.text, "refusing a "
+            "directory that is not owned by uid") != NULL,
+            "a ledger in %s is refused: %s", unsafe[i].what, err.text);
+        ns_ledger_file_close (f);
+        ok (access (sub, F_OK) < 0, "and nothing is created there");
+    }
+    char dir[128];
+    path_in_tmp (dir, sizeof (dir), "open/safe");
+    mkdir (dir, 0700);
+    snprintf (sub, sizeof (sub), "%s/x.ledger", dir);
+    f = ns_ledger_file_open (sub, 0, &err);
+    ok (f == NULL && errno == EPERM && strstr (err.text, "refusing a path "
+        "below a directory that others may change") != NULL,
+        "a safe directory inside a world-writable one is refused: %s",
+        err.text);
+    ns_ledger_file_close (f);
+    path_in_tmp (dir, sizeof (dir), "dirlink");
+    path_in_tmp (sub, sizeof (sub), "dir");
+    ok (symlink (sub, dir) == 0, "a symlink to a good directory");
+    snprintf (sub, sizeof (sub), "%s/ledger", dir);
+    f = ns_ledger_file_open (sub, 0, &err);
+    ok (f == NULL && errno == EPERM && strstr (err.text, "symbolic link"),
+        "a ledger directory that is a symbolic link is refused: %s",
+        err.text);
+    ns_ledger_file_close (f);
 }
 
 /* A child takes the lock and dies: the next locker is told. */
@@ -944,6 +988,20 @@ static void test_topology_cache (void)
     hwloc_topology_destroy (t);
     ok (stat (cache, &st) == 0 && st.st_ino != ino,
         "and the cache is replaced");
+
+    /* topocache= in a directory others may write: refused, nothing read
+     * or written there. */
+    char open_cache[256], open_dir[128];
+    path_in_tmp (open_dir, sizeof (open_dir), "opencache");
+    mkdir (open_dir, 0700);
+    chmod (open_dir, 0777);
+    snprintf (open_cache, sizeof (open_cache), "%s/topo.xml", open_dir);
+    t = ns_pin_topology_load ("live", open_cache, &err);
+    ok (t == NULL && errno == EPERM && access (open_cache, F_OK) < 0,
+        "a topology cache in a world-writable directory is refused: %s",
+        err.text);
+    if (t)
+        hwloc_topology_destroy (t);
 
     /* Not ours: never read, replaced. */
     chmod (cache, 0644);
