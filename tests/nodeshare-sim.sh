@@ -90,6 +90,24 @@ expect "examples/exclusive.json, closed experiment: needs programs" 1 \
     "exclusive.json: the closed experiment needs programs with weights" \
     -c "$top_srcdir/examples/exclusive.json" --horizon 50000
 
+# Report files: a symbolic link at the name is refused, not followed.
+echo keep >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/link.json"
+ln -s "$tmp/victim" "$tmp/link.csv"
+expect "--json through a symlink: refused" 1 \
+    "link.json: is a symbolic link: refusing to write through it" \
+    -p twins --json "$tmp/link.json" "$tmp/good.swf"
+expect "--csv through a symlink: refused" 1 \
+    "link.csv: is a symbolic link: refusing to write through it" \
+    -p twins --csv "$tmp/link.csv" "$tmp/good.swf"
+if [ "$(cat "$tmp/victim")" = keep ]; then
+    pass "the symlink's target is untouched"
+else
+    fail "the symlink's target was overwritten"
+fi
+expect "--json - still means stdout" 0 '"throughput_ratio"' \
+    -p twins --json - "$tmp/good.swf"
+
 # /dev/zero never ends: the reader gives up (it used to read forever).
 if command -v timeout >/dev/null; then
     out=$(timeout 60 "$sim" -q /dev/zero 2>&1)
