@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ledgerfile.h"
+#include "nsconfig.h"
 #include "pin.h"
 
 int ns_pin_node_name_ok (const char *name)
@@ -513,4 +514,105 @@ int ns_pin_bind (hwloc_const_bitmap_t cpus, ns_error_t *err)
         return ns_error_set (err, saved, "sched_setaffinity: %s",
                              strerror (saved));
     return 0;
+}
+
+/*
+ * The plugin's arguments and option values
+ */
+
+static const char *mode_names[] = { "auto", "none", "verbose" };
+
+int ns_pin_parse_mode (const char *s, enum ns_pin_mode *m)
+{
+    for (int i = 0; i < 3; i++)
+        if (s && strcmp (s, mode_names[i]) == 0) {
+            *m = (enum ns_pin_mode)i;
+            return 0;
+        }
+    return -1;
+}
+
+int ns_pin_program_ok (const char *s)
+{
+    size_t n = s ? strlen (s) : 0;
+    if (n < 1 || n > 127)
+        return 0;
+    return strspn (s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                      "0123456789._+-") == n;
+}
+
+static int set_path (char *dst, size_t len, const char *v)
+{
+    return snprintf (dst, len, "%s", v) < (int)len ? 0 : -1;
+}
+
+static int parse_one (struct ns_pin_args *site, const char *arg)
+{
+    const char *eq = strchr (arg, '=');
+    const char *v = eq ? eq + 1 : "";
+    size_t k = eq ? (size_t)(eq - arg) : strlen (arg);
+    char *end;
+#define KEY(name) (k == strlen (name) && strncmp (arg, name, k) == 0)
+    if (KEY ("footprint")) {
+        site->have_footprint = 1;
+        return ns_parse_size (v, &site->footprint);
+    }
+    if (KEY ("mode"))
+        return ns_pin_parse_mode (v, &site->mode);
+    if (KEY ("dryrun")) {
+        if (!eq || strcmp (v, "1") == 0 || strcmp (v, "yes") == 0)
+            site->dryrun = 1;
+        else if (strcmp (v, "0") == 0 || strcmp (v, "no") == 0)
+            site->dryrun = 0;
+        else
+            return -1;
+        return 0;
+    }
+    if (KEY ("sigma")) {
+        errno = 0;
+        site->sigma = strtod (v, &end);
+        site->have_sigma = 1;
+        return errno || end == v || *end || !(site->sigma > 0
+                                               && site->sigma <= 1) ? -1 : 0;
+    }
+    if (KEY ("timeout")) {
+        long ms = strtol (v, &end, 10);
+        site->timeout_ms = (int)ms;
+        return end == v || *end || ms < 1 || ms > 600000 ? -1 : 0;
+    }
+    if (KEY ("capacity")) {
+        long n = strtol (v, &end, 10);
+        site->capacity = (int)n;
+        return end == v || *end || n < 1 || n > NS_LEDGER_MAX_CAPACITY
+               ? -1 : 0;
+    }
+    if (KEY ("topology"))
+        return *v ? set_path (site->topology, sizeof (site->topology), v)
+                  : -1;
+    if (KEY ("ledger"))
+        return set_path (site->ledger, sizeof (site->ledger), v);
+    if (KEY ("topocache"))
+        return set_path (site->topocache, sizeof (site->topocache), v);
+    if (KEY ("report"))
+        return set_path (site->report, sizeof (site->report), v);
+    if (KEY ("config"))
+        return set_path (site->config, sizeof (site->config), v);
+#undef KEY
+    return -1;
+}
+
+void ns_pin_parse_args (struct ns_pin_args *a, int ac, char **av)
+{
+    *a = (struct ns_pin_args){ .mode = NS_PIN_AUTO, .timeout_ms = 2000 };
+    strcpy (a->topology, "live");
+    strcpy (a->topocache, "/run/nodeshare/%n.topology.xml");
+    strcpy (a->ledger, "/run/nodeshare/%n.ledger");
+    for (int i = 0; i < ac; i++)
+        if (parse_one (a, av[i]) < 0) {
+            a->bad = 1;
+            snprintf (a->badmsg, sizeof (a->badmsg), "bad plugin "
+                      "argument '%s' in plugstack.conf (see "
+                      "nodeshare-spank(8))", av[i]);
+            return;
+        }
 }

@@ -860,6 +860,34 @@ static void test_pin (void)
         && ns_pin_node_name_ok (buf), "256 characters are too many, 255 not");
     ok (!ns_pin_node_name_ok (NULL), "no node name is refused");
 
+    /* The plugin's own argument parser (pin.c, no Slurm). */
+    struct ns_pin_args args;
+    char *av1[] = { "footprint=2M", "mode=verbose", "dryrun", "sigma=0.5",
+                    "timeout=500", "capacity=64", "ledger=/x/%n.l",
+                    "topology=pack:1,core:2,pu:1" };
+    ns_pin_parse_args (&args, 0, NULL);
+    ok (!args.bad && args.mode == NS_PIN_AUTO && args.timeout_ms == 2000
+        && strcmp (args.ledger, "/run/nodeshare/%n.ledger") == 0
+        && strcmp (args.topology, "live") == 0, "plugin argument defaults");
+    ns_pin_parse_args (&args, 8, av1);
+    ok (!args.bad && args.footprint == M(2) && args.have_footprint
+        && args.mode == NS_PIN_VERBOSE && args.dryrun && args.sigma == 0.5
+        && args.timeout_ms == 500 && args.capacity == 64
+        && strcmp (args.ledger, "/x/%n.l") == 0,
+        "plugin arguments: every key");
+    char *av2[] = { "mode=auto", "sigma=2", "mode=none" };
+    ns_pin_parse_args (&args, 3, av2);
+    ok (args.bad && args.mode == NS_PIN_AUTO
+        && strcmp (args.badmsg, "bad plugin argument 'sigma=2' in "
+                   "plugstack.conf (see nodeshare-spank(8))") == 0,
+        "a bad plugin argument stops the parse: %s", args.badmsg);
+    enum ns_pin_mode mode = NS_PIN_NONE;
+    ok (ns_pin_parse_mode ("verbose", &mode) == 0 && mode == NS_PIN_VERBOSE
+        && ns_pin_parse_mode ("Verbose", &mode) < 0
+        && ns_pin_parse_mode (NULL, &mode) < 0, "--nodeshare-bind values");
+    ok (ns_pin_program_ok ("lmp_mpi-2.0+x") && !ns_pin_program_ok ("a b")
+        && !ns_pin_program_ok (""), "--nodeshare-program values");
+
     struct ns_pin_req a = {
         .topology = NODE24, .cores = "0-3", .ntasks = 4, .cpus_per_task = 1,
         .footprint = M(4), .sigma = 1.0, .ledger = path,
