@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <pthread.h>
@@ -1033,13 +1034,27 @@ static json_object *input_json (const struct run *r)
     return in;
 }
 
+/* A report file, '-' for stdout.  A symbolic link at the name (planted in
+ * a shared directory such as /tmp) is refused, not followed. */
 static FILE *open_out (const char *path)
 {
     if (strcmp (path, "-") == 0)
         return stdout;
-    FILE *f = fopen (path, "w");
-    if (!f)
+    int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
+                         | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        if (errno == ELOOP)
+            die ("%s: is a symbolic link: refusing to write through it",
+                 path);
+        else
+            die ("%s: %s", path, strerror (errno));
+        return NULL;
+    }
+    FILE *f = fdopen (fd, "w");
+    if (!f) {
         die ("%s: %s", path, strerror (errno));
+        close (fd);
+    }
     return f;
 }
 

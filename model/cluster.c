@@ -7,6 +7,7 @@
  * own small tenant array, and a bitmap marks empty nodes.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -584,7 +585,8 @@ int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
                 continue;
             if (nr > 0 && n == prev + 1) {
                 end[nr - 1] = n;
-                cpus[nr - 1] += a;
+                cpus[nr - 1] = cpus[nr - 1] > INT_MAX - a ? INT_MAX
+                               : cpus[nr - 1] + a;
             }
             else {
                 start[nr] = end[nr] = n;

@@ -90,7 +90,8 @@ int ns_cluster_next_avail (const ns_cluster_t *c, int from);
 /* Runs of consecutive usable nodes, the unit select/cons_tres chooses
  * from: nodes allowed (allowed may be NULL), not held whole, with tenants
  * when busy_only, and at least `unit` free cores (counted in whole units).
- * Run i spans nodes start[i]..end[i] with cpus[i] usable cores in total.
+ * Run i spans nodes start[i]..end[i] with cpus[i] usable cores in total
+ * (at most INT_MAX: no job needs more, so a run that large holds any).
  * The arrays need room for (nodes + 1) / 2 runs; returns the count. */
 int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
                      int busy_only, int unit, int *start, int *end,

@@ -95,10 +95,12 @@ ns_interf_t *ns_interf_copy (const ns_interf_t *m)
         ns_interf_destroy (c);
         return NULL;
     }
-    memcpy (c->speedup, m->speedup, sizeof (double) * m->n);
-    memcpy (c->weight, m->weight, sizeof (double) * m->n);
-    memcpy (c->runtime, m->runtime, sizeof (double) * m->n);
-    memcpy (c->slowdown, m->slowdown, sizeof (double) * m->n * m->n);
+    if (m->n > 0) {     /* without programs the arrays are NULL */
+        memcpy (c->speedup, m->speedup, sizeof (double) * m->n);
+        memcpy (c->weight, m->weight, sizeof (double) * m->n);
+        memcpy (c->runtime, m->runtime, sizeof (double) * m->n);
+        memcpy (c->slowdown, m->slowdown, sizeof (double) * m->n * m->n);
+    }
     if (m->ncls) {
         c->cls = malloc (sizeof (int) * m->ncls);
         if (!c->cls) {

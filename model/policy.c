@@ -793,7 +793,7 @@ static ns_verdict_t shape (struct decide *d, int fallback)
         d->rule = NS_RULE_EXCLUSIVE;
     }
     else {
-        int w = minimal * pol->stripe_width;
+        long long w = (long long)minimal * pol->stripe_width;
         if (w > nn)
             w = nn;
         if (w > r->ntasks)
@@ -801,7 +801,7 @@ static ns_verdict_t shape (struct decide *d, int fallback)
         if (w < minimal)
             w = minimal;
         d->striped = w > minimal;
-        d->width = w;
+        d->width = (int)w;
         d->rule = NS_RULE_STRIPE_EMPTY;
     }
     if (d->packed && d->rule != NS_RULE_AS_ASKED) {

@@ -57,7 +57,8 @@ struct ns_cachetree {
     int *list[NS_CT_NLEVELS];     /* node ids per level, logical order */
     int nlist[NS_CT_NLEVELS];
     int *byindex[NS_CT_NLEVELS];  /* logical index -> node id, or -1 */
-    int nindex[NS_CT_NLEVELS];    /* objects of that type in the topology */
+    int nindex[NS_CT_NLEVELS];    /* objects at that depth in the topology */
+    int depth[NS_CT_NLEVELS];     /* hwloc depth of each level; -1: none */
 
     struct task *tasks;
     int cap;                      /* slots allocated */
@@ -114,27 +115,17 @@ const char *ns_cachetree_size_str (uint64_t bytes, char *buf, size_t len)
     return buf;
 }
 
-/* Which tree level an hwloc object is, or -1 to look through it.  Only
- * the root is the machine; instruction caches have their own hwloc type
- * (HWLOC_OBJ_L1ICACHE), so HWLOC_OBJ_L1CACHE is data or unified. */
-static int obj_level (hwloc_obj_t o)
+/* Which tree level an hwloc object is, or -1 to look through it: the
+ * objects at the depth chosen for a level (level_depths()).  The root,
+ * and only the root, is the machine. */
+static int obj_level (const ns_cachetree_t *t, hwloc_obj_t o)
 {
-    switch (o->type) {
-    case HWLOC_OBJ_MACHINE:
-        return o->parent ? -1 : NS_CT_MACHINE;
-    case HWLOC_OBJ_PACKAGE:
-        return NS_CT_PACKAGE;
-    case HWLOC_OBJ_L3CACHE:
-        return NS_CT_L3;
-    case HWLOC_OBJ_L2CACHE:
-        return NS_CT_L2;
-    case HWLOC_OBJ_L1CACHE:
-        return NS_CT_L1;
-    case HWLOC_OBJ_CORE:
-        return NS_CT_CORE;
-    default:
-        return -1;
-    }
+    if (!o->parent)
+        return NS_CT_MACHINE;
+    for (int l = 0; l < NS_CT_MACHINE; l++)
+        if (t->depth[l] >= 0 && (int)o->depth == t->depth[l])
+            return l;
+    return -1;
 }
 
 static hwloc_obj_type_t level_type (int level)
@@ -151,26 +142,63 @@ static int is_cache (int level)
     return level >= NS_CT_L1 && level <= NS_CT_L3;
 }
 
+/* The hwloc depth of each level: the deepest one holding objects of its
+ * type.  hwloc may put caches of one level at several depths (a unified
+ * L1 above an L1d) and numbers each depth on its own, so a level takes
+ * one depth, nearest the cores, and the others are looked through: names
+ * (level, logical index) stay unique.  Instruction caches have their own
+ * type (HWLOC_OBJ_L1ICACHE), so HWLOC_OBJ_L1CACHE is data or unified.
+ * Cores at several depths are refused. */
+static int level_depths (ns_cachetree_t *t, hwloc_topology_t topo,
+                         ns_error_t *err)
+{
+    int depth = hwloc_topology_get_depth (topo);
+    for (int l = 0; l < NS_CT_NLEVELS; l++)
+        t->depth[l] = -1;
+    for (int d = 1; d < depth; d++)
+        for (int l = 0; l < NS_CT_MACHINE; l++) {
+            if (hwloc_get_depth_type (topo, d) != level_type (l))
+                continue;
+            if (l == NS_CT_CORE && t->depth[l] >= 0)
+                return ns_error_set (err, EINVAL, "the topology has cores at "
+                                     "several depths (%d and %d)",
+                                     t->depth[l], d);
+            t->depth[l] = d;
+        }
+    t->depth[NS_CT_MACHINE] = 0;
+    return 0;
+}
+
 /*
  * Building
  */
 
-/* Count the tree nodes per level under o (o included).  `cover` holds
- * every PU of the selected cores: an object is in the tree iff it
- * intersects it.  Normal children only: NUMA nodes and memory-side caches
- * are memory children and never seen. */
-static void count_nodes (hwloc_obj_t o, hwloc_const_cpuset_t cover,
-                         int *nlist)
+/* Count the tree nodes per level under o (o included) and return the
+ * number of the tree's cores under it.  A core is in the tree iff it has
+ * a PU in `set`; any other object iff a core of the tree is under it.
+ * Cpusets do not decide that: a well-formed XML file may give a cache a
+ * cpuset that overlaps selected cores it does not hold.  `cover` (every
+ * PU of the selected cores) only prunes subtrees that cannot hold one.
+ * Normal children only: NUMA nodes and memory-side caches are memory
+ * children and never seen. */
+static int count_nodes (ns_cachetree_t *t, hwloc_obj_t o,
+                        hwloc_const_cpuset_t cover, hwloc_const_cpuset_t set)
 {
     if (!hwloc_bitmap_intersects (o->cpuset, cover))
-        return;
-    int level = obj_level (o);
-    if (level >= 0)
-        nlist[level]++;
-    if (level == NS_CT_CORE)
-        return;
+        return 0;
+    int level = obj_level (t, o);
+    int *nlist = t->nlist;
+    if (level == NS_CT_CORE) {
+        int in = hwloc_bitmap_intersects (o->cpuset, set);
+        nlist[level] += in;
+        return in;
+    }
+    int cores = 0;
     for (unsigned i = 0; i < o->arity; i++)
-        count_nodes (o->children[i], cover, nlist);
+        cores += count_nodes (t, o->children[i], cover, set);
+    if (level >= 0 && cores > 0)
+        nlist[level]++;
+    return cores;
 }
 
 struct build {
@@ -181,6 +209,8 @@ struct build {
     int fill[NS_CT_NLEVELS];      /* next free position per level */
 };
 
+/* A core's cpus are its PUs in set; every other node's are the union of
+ * its cores' (gather_cpus()). */
 static int add_node (struct build *b, hwloc_obj_t o, int level, int parent)
 {
     ns_cachetree_t *t = b->t;
@@ -195,7 +225,8 @@ static int add_node (struct build *b, hwloc_obj_t o, int level, int parent)
         n->size = NS_CT_UNBOUNDED;
     if (!(n->cpus = hwloc_bitmap_alloc ()))
         return -1;
-    hwloc_bitmap_and (n->cpus, o->cpuset, b->set);
+    if (level == NS_CT_CORE)
+        hwloc_bitmap_and (n->cpus, o->cpuset, b->set);
     n->pos = b->fill[level];
     t->list[level][b->fill[level]++] = id;
     if (n->index < t->nindex[level])
@@ -203,13 +234,28 @@ static int add_node (struct build *b, hwloc_obj_t o, int level, int parent)
     return id;
 }
 
+/* Whether a core of the tree is under o (o included), as count_nodes()
+ * decides it; stops at the first. */
+static int holds_core (const ns_cachetree_t *t, hwloc_obj_t o,
+                       hwloc_const_cpuset_t cover, hwloc_const_cpuset_t set)
+{
+    if (!hwloc_bitmap_intersects (o->cpuset, cover))
+        return 0;
+    if (obj_level (t, o) == NS_CT_CORE)
+        return hwloc_bitmap_intersects (o->cpuset, set);
+    for (unsigned i = 0; i < o->arity; i++)
+        if (holds_core (t, o->children[i], cover, set))
+            return 1;
+    return 0;
+}
+
 /* Preorder fill mirroring count_nodes().  A node's slices open before it
  * is listed and close after its subtree. */
 static int fill_nodes (struct build *b, hwloc_obj_t o, int parent)
 {
-    if (!hwloc_bitmap_intersects (o->cpuset, b->cover))
+    if (!holds_core (b->t, o, b->cover, b->set))
         return 0;
-    int level = obj_level (o);
+    int level = obj_level (b->t, o);
     int id = -1;
     int lo[NS_CT_NLEVELS];
     memcpy (lo, b->fill, sizeof (lo));
@@ -227,6 +273,16 @@ static int fill_nodes (struct build *b, hwloc_obj_t o, int parent)
         memcpy (b->t->nodes[id].hi, b->fill, sizeof (lo));
     }
     return 0;
+}
+
+/* A node's cpus are its cores' cpus.  Children come after their parent in
+ * preorder, so one backward pass gathers them bottom-up. */
+static void gather_cpus (ns_cachetree_t *t)
+{
+    for (int id = t->nnodes - 1; id > 0; id--)
+        hwloc_bitmap_or (t->nodes[t->nodes[id].parent].cpus,
+                         t->nodes[t->nodes[id].parent].cpus,
+                         t->nodes[id].cpus);
 }
 
 /* A package holds what the topmost caches under it hold.  Children come
@@ -252,7 +308,8 @@ static int alloc_levels (ns_cachetree_t *t, hwloc_topology_t topo)
 {
     for (int l = 0; l < NS_CT_NLEVELS; l++) {
         int n = l == NS_CT_MACHINE ? 1
-              : hwloc_get_nbobjs_by_type (topo, level_type (l));
+              : t->depth[l] < 0 ? 0
+              : hwloc_get_nbobjs_by_depth (topo, t->depth[l]);
         t->nindex[l] = n > 0 ? n : 0;
         t->list[l] = malloc (sizeof (int) * (t->nlist[l] + 1));
         t->byindex[l] = malloc (sizeof (int) * (t->nindex[l] + 1));
@@ -289,7 +346,7 @@ ns_cachetree_t *ns_cachetree_from_topology (hwloc_topology_t topo,
         return NULL;
     }
     hwloc_obj_t root = hwloc_get_root_obj (topo);
-    if (hwloc_get_nbobjs_by_type (topo, HWLOC_OBJ_CORE) <= 0) {
+    if (hwloc_get_nbobjs_by_type (topo, HWLOC_OBJ_CORE) == 0) {
         ns_error_set (err, EINVAL, "the topology has no cores");
         return NULL;
     }
@@ -301,7 +358,12 @@ ns_cachetree_t *ns_cachetree_from_topology (hwloc_topology_t topo,
         ns_error_set (err, EINVAL, "the cpuset selects no core");
         goto error;
     }
-    count_nodes (root, cover, t->nlist);
+    if (level_depths (t, topo, err) < 0)
+        goto error;
+    if (count_nodes (t, root, cover, cpuset) == 0) {
+        ns_error_set (err, EINVAL, "the cpuset selects no core");
+        goto error;
+    }
     t->nlist[NS_CT_MACHINE] = 1;
     for (int l = 0; l < NS_CT_NLEVELS; l++)
         t->nnodes += t->nlist[l];
@@ -311,6 +373,7 @@ ns_cachetree_t *ns_cachetree_from_topology (hwloc_topology_t topo,
     struct build b = { .t = t, .cover = cover, .set = cpuset };
     if (fill_nodes (&b, root, -1) < 0 || size_packages (t) < 0)
         goto nomem;
+    gather_cpus (t);
     hwloc_bitmap_free (cover);
     return t;
 nomem:
@@ -426,6 +489,9 @@ int ns_cachetree_cores_cpuset (hwloc_topology_t topo, const char *corelist,
     if (!topo || !corelist || !cpuset)
         return ns_error_set (err, EINVAL, "no topology, core list or cpuset");
     int ncores = hwloc_get_nbobjs_by_type (topo, HWLOC_OBJ_CORE);
+    if (ncores < 0)
+        return ns_error_set (err, EINVAL,
+                             "the topology has cores at several depths");
     const char *s = corelist;
     hwloc_bitmap_zero (cpuset);
     do {

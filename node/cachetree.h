@@ -7,6 +7,10 @@
  * leaves.  Levels the topology lacks are simply absent.  Everything else
  * hwloc reports is looked through: Group and Die objects, NUMA nodes and
  * memory-side caches (memory children), instruction caches, L4/L5, PUs.
+ * When hwloc has caches of one level at several depths (a unified L1
+ * above an L1d), the level is the depth nearest the cores and the others
+ * are looked through.  A cache or package is in the tree only if one of
+ * the tree's cores is under it, whatever its cpuset says.
  *
  * Sizes.  A cache has hwloc's cache size in bytes (beware: in an hwloc
  * synthetic description "size=30MB" is 30,000,000 bytes, "30MiB" is

@@ -378,8 +378,16 @@ static int load_cmp (const void *a, const void *b)
     return x->cache < y->cache ? -1 : x->cache > y->cache;
 }
 
-/* The records not owned by skip, one per (level, cache) with summed
- * bytes.  Returns how many, or -1 (ENOMEM, EOVERFLOW). */
+static uint64_t clamp_bytes (uint64_t bytes)
+{
+    return bytes < NS_LEDGER_MAX_BYTES ? bytes : NS_LEDGER_MAX_BYTES;
+}
+
+/* The well-formed records not owned by skip, one per (level, cache) with
+ * summed bytes, each at most NS_LEDGER_MAX_BYTES.  A malformed record (a
+ * level no tree has, a broken seal) is left out: it must not make every
+ * placement on the node fail; ns_ledger_repair() drops it.  Returns how
+ * many, or -1 (ENOMEM). */
 static int sum_loads (const ns_ledger_t *l, const ns_ledger_owner_t *skip,
                       struct load **out, ns_error_t *err)
 {
@@ -389,25 +397,17 @@ static int sum_loads (const ns_ledger_t *l, const ns_ledger_owner_t *skip,
         return ns_error_set (err, ENOMEM, "out of memory");
     for (int i = 0; i < l->capacity; i++) {
         const struct record *r = &l->rec[i];
-        if (state_of (r) != USED || (skip && same_owner (r, skip)))
+        if (state_of (r) != USED || (skip && same_owner (r, skip))
+            || !well_formed (r))
             continue;
-        v[n++] = (struct load){ r->level, r->cache, r->bytes };
+        v[n++] = (struct load){ r->level, r->cache, clamp_bytes (r->bytes) };
     }
     qsort (v, n, sizeof (*v), load_cmp);
     for (int i = 0; i < n; i++) {
-        if (m > 0 && load_cmp (&v[m - 1], &v[i]) == 0) {
-            if (v[m - 1].bytes > UINT64_MAX - v[i].bytes) {
-                ns_error_set (err, EOVERFLOW, "ledger occupancy of %s #%d "
-                              "overflows", ns_cachetree_level_name (
-                                  (ns_ctlevel_t)v[i].level), v[i].cache);
-                free (v);
-                errno = EOVERFLOW;
-                return -1;
-            }
-            v[m - 1].bytes += v[i].bytes;
-        } else {
+        if (m > 0 && load_cmp (&v[m - 1], &v[i]) == 0)
+            v[m - 1].bytes = clamp_bytes (v[m - 1].bytes + v[i].bytes);
+        else
             v[m++] = v[i];
-        }
     }
     *out = v;
     return m;
@@ -465,8 +465,8 @@ int ns_ledger_place (ns_ledger_t *l, ns_cachetree_t *t,
             ns_error_set (err, EINVAL, "negative task id %d", tasks[i].task);
             goto error;
         }
-        if (ns_cachetree_place (t, tasks[i].footprint, tasks[i].origin,
-                                sigma, &out[i], err) < 0)
+        if (ns_cachetree_place (t, clamp_bytes (tasks[i].footprint),
+                                tasks[i].origin, sigma, &out[i], err) < 0)
             goto error;
         if (tasks[i].footprint == 0)
             continue;   /* holds nothing: nothing for others to see */

@@ -72,6 +72,13 @@ typedef struct {
 /* Largest capacity accepted. */
 #define NS_LEDGER_MAX_CAPACITY (1 << 20)
 
+/* Footprints are fed into trees as at most this (1 TiB, more than any
+ * cache or package holds, so no decision changes): a tree fed by a full
+ * ledger and a step's ranks then never overflows its 64-bit occupancy,
+ * and no record, however large, makes placements fail.  Records keep
+ * the bytes they were given. */
+#define NS_LEDGER_MAX_BYTES ((uint64_t)1 << 40)
+
 /* Bytes of region needed for `capacity` records (1..NS_LEDGER_MAX_CAPACITY);
  * 0 for a capacity out of range. */
 size_t ns_ledger_size (int capacity);
@@ -124,24 +131,28 @@ typedef int (*ns_ledger_alive_f) (const ns_ledger_owner_t *owner, void *arg);
  * distinct owner).  Returns how many records were dropped. */
 int ns_ledger_reclaim (ns_ledger_t *l, ns_ledger_alive_f alive, void *arg);
 
-/* After a process died holding the lock: drop records that are not
- * complete (bad state, seal or fields).  Returns how many were dropped. */
+/* Drop records that are not complete or not well-formed (bad state, seal
+ * or fields): after a process died holding the lock, or whenever a step
+ * attaches (spank/pin.c), so that a broken record is gone, and logged,
+ * at the next placement.  Returns how many were dropped. */
 int ns_ledger_repair (ns_ledger_t *l);
 
 /* Feed every record not owned by `skip` (may be NULL) into the tree: the
- * bytes recorded at each (level, cache) are summed and occupied with one
+ * bytes recorded at each (level, cache) are summed (each record and each
+ * sum at most NS_LEDGER_MAX_BYTES) and occupied with one
  * ns_cachetree_occupy() call.  Caches that are not in the tree (outside
- * its cores) are skipped: they cannot change a placement there.  Returns
- * the number of occupy() calls made, or -1 with errno and err as
- * ns_cachetree_occupy() (EOVERFLOW, ENOSPC, ENOMEM). */
+ * its cores) are skipped: they cannot change a placement there; so are
+ * malformed records (bad seal, level, cache or task: ns_ledger_repair()
+ * drops them).  Returns the number of occupy() calls made, or -1 with
+ * errno and err as ns_cachetree_occupy() (ENOSPC, ENOMEM). */
 int ns_ledger_occupy (const ns_ledger_t *l, ns_cachetree_t *t,
                       const ns_ledger_owner_t *skip, ns_error_t *err);
 
 /* Place a step's ranks: drop the owner's old records, feed the others'
  * occupancy into t (ns_ledger_occupy()), place tasks[0..n) in order with
  * ns_cachetree_place() (so each rank also sees the ranks placed before
- * it), fill out[0..n) and record every rank with a non-zero footprint
- * under `owner`.  On failure the ledger keeps none of this call's records
+ * it; footprints at most NS_LEDGER_MAX_BYTES), fill out[0..n) and record
+ * every rank with a non-zero footprint under `owner`.  On failure the ledger keeps none of this call's records
  * (t is left with whatever was placed: discard it) and -1 is returned
  * with errno ENOSPC (the ledger is full) or as ns_cachetree_place(). */
 int ns_ledger_place (ns_ledger_t *l, ns_cachetree_t *t,

@@ -147,6 +147,8 @@ const char *ns_trace_format_name (ns_trace_format_t fmt)
     }
 }
 
+static int is_binary (const char *s, size_t len);
+
 /*
  * Line reader
  */
@@ -209,19 +211,38 @@ static void set_line (ns_trace_t *t, char *s, size_t len)
     t->too_long = len > NS_TRACE_LINE_MAX;
 }
 
+/* No newline in NS_TRACE_LINE_GIVE_UP bytes: not a trace at all. */
+static int give_up_line (ns_trace_t *t, size_t keep, ns_error_t *err)
+{
+    unsigned long long line = t->counts.lines + 1;
+
+    t->failed = 1;
+    if (is_binary (t->buf, keep))
+        return ns_error_set (err, EINVAL, "%s: line %llu: not a text trace "
+                             "(binary data)", t->name, line);
+    return ns_error_set (err, EINVAL, "%s: line %llu: longer than %d bytes: "
+                         "not a text trace", t->name, line,
+                         NS_TRACE_LINE_GIVE_UP);
+}
+
 /* The buffer holds the start of a line longer than NS_TRACE_LINE_MAX.
  * Keep its first bytes as the line (detection can still tell binary from
- * text, a message can quote it) and drop the rest up to the newline. */
+ * text, a message can quote it) and drop the rest up to the newline, or
+ * give up after NS_TRACE_LINE_GIVE_UP bytes (/dev/zero never ends). */
 static int discard_long_line (ns_trace_t *t, ns_error_t *err)
 {
     const size_t keep = 256;
     char *nl = NULL;
+    uint64_t seen = t->end;     /* bytes of this line read so far */
 
     t->start = 0;
     t->end = keep;
     while (!nl && !t->eof) {
+        if (seen > NS_TRACE_LINE_GIVE_UP)
+            return give_up_line (t, keep, err);
         if (refill (t, err) < 0)
             return -1;
+        seen += t->end - keep;
         if (!(nl = memchr (t->buf + keep, '\n', t->end - keep)))
             t->end = keep;
     }
@@ -507,6 +528,12 @@ static int swf_check (ns_trace_t *t, const char *tok[], const char *end[],
                          "field %d (%s): expected a time >= 0 or -1, got "
                          TOKFMT, i + 1, swf_fields[i].name, TOKARG (i));
     }
+    for (int i = 0; i < SWF_FIELDS; i++)
+        if (swf_fields[i].kind == K_TIME && v[i] > NS_TRACE_TIME_MAX)
+            return skip (t, err, NS_SKIP_BAD_TIME,
+                         "field %d (%s): expected at most %lld s (the year "
+                         "2200), got " TOKFMT, i + 1, swf_fields[i].name,
+                         NS_TRACE_TIME_MAX, TOKARG (i));
     return 1;
 }
 
@@ -842,12 +869,23 @@ static int sacct_time (ns_trace_t *t, char *f[], int c, int64_t *v,
     const char *s = col_val (t, f, c);
 
     *v = UNKNOWN;
-    if (is_unknown (s) || parse_timestamp (s, v) == 0)
+    if (is_unknown (s))
         return 1;
-    *v = UNKNOWN;
-    return skip (t, err, NS_SKIP_BAD_TIME,
-                 "field %d (%s): expected a time like 2024-01-31T12:00:00, "
-                 "got '%.40s'", col_num (t, c), sacct_names[c], s);
+    if (parse_timestamp (s, v) < 0) {
+        *v = UNKNOWN;
+        return skip (t, err, NS_SKIP_BAD_TIME,
+                     "field %d (%s): expected a time like "
+                     "2024-01-31T12:00:00, got '%.40s'", col_num (t, c),
+                     sacct_names[c], s);
+    }
+    /* Bounded, so that End - Start and Start - Submit cannot overflow. */
+    if (*v < 0 || *v > NS_TRACE_TIME_MAX) {
+        *v = UNKNOWN;
+        return skip (t, err, NS_SKIP_BAD_TIME,
+                     "field %d (%s): expected a time between 1970 and 2200, "
+                     "got '%.40s'", col_num (t, c), sacct_names[c], s);
+    }
+    return 1;
 }
 
 /* Steps and unfinished jobs are not jobs of the trace (yet). */
@@ -1007,9 +1045,15 @@ static int sacct_times (ns_trace_t *t, char *f[], ns_tjob_t *job,
     if ((rc = sacct_run (t, f, start, end, &job->run, err)) <= 0
         || (rc = sacct_limit (t, f, &job->req_time, err)) <= 0)
         return rc;
-    if (job->submit < 0)
-        return skip (t, err, NS_SKIP_NEGATIVE_TIME,
-                     "field %d (Submit): before 1970", col_num (t, SC_SUBMIT));
+    if (job->run > NS_TRACE_TIME_MAX)
+        return skip (t, err, NS_SKIP_BAD_TIME,
+                     "run time %lld s: expected at most %lld s (the year "
+                     "2200)", (long long)job->run, NS_TRACE_TIME_MAX);
+    if (job->req_time > NS_TRACE_TIME_MAX)
+        return skip (t, err, NS_SKIP_BAD_TIME,
+                     "requested time %lld s: expected at most %lld s (the "
+                     "year 2200)", (long long)job->req_time,
+                     NS_TRACE_TIME_MAX);
     if (job->run < 0)
         return skip (t, err, NS_SKIP_NEGATIVE_TIME,
                      "run time %lld s: End before Start", (long long)job->run);

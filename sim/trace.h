@@ -37,7 +37,10 @@
  *    "no-processors".  Run time -1 is "no-runtime"; run time 0 is a usable
  *    job that runs 0 s (archive logs hold such cancelled jobs, status 5 —
  *    the engine may drop them by status).  Submit time below 0, or wait /
- *    requested time below -1, is "negative-time".
+ *    requested time below -1, is "negative-time".  A time beyond
+ *    NS_TRACE_TIME_MAX (the year 2200 as a Unix time, 230 years as an
+ *    offset or a duration) is "bad-time": no log holds one, and sums of
+ *    such times overflow.
  *  - Requested time is passed through as written: it may be below the run
  *    time (a trap of real logs) and the engine must cope.  The same holds
  *    for a job wider than the machine or than the header's MaxProcs.
@@ -58,7 +61,9 @@
  *      NCPUS,ReqCPUS,NNodes,State
  *  - Timestamps (2024-01-31T12:00:00) are read as UTC (timegm): run sacct
  *    with TZ=UTC to make that true.  Times are Unix epoch seconds.
- *    "Unknown" / "None" mean unknown.
+ *    "Unknown" / "None" mean unknown.  A timestamp before 1970 or after
+ *    NS_TRACE_TIME_MAX (2200), or a run or requested time longer than
+ *    NS_TRACE_TIME_MAX seconds, is "bad-time".
  *  - Steps (a '.' in JobID or JobIDRaw: 123.batch, 123.extern, 123.0) are
  *    skipped as "job-step"; pending, running, suspended, requeued or
  *    revoked jobs (by State, else End unknown) as "not-finished".  These
@@ -148,7 +153,8 @@ typedef enum {
     NS_SKIP_TOO_MANY_FIELDS,    /* "too-many-fields" (sacct only) */
     NS_SKIP_NOT_A_NUMBER,       /* "not-a-number" (also out of range) */
     NS_SKIP_NOT_AN_INTEGER,     /* "not-an-integer": a fractional count */
-    NS_SKIP_BAD_TIME,           /* "bad-time": sacct timestamp/duration */
+    NS_SKIP_BAD_TIME,           /* "bad-time": sacct timestamp/duration,
+                                   any time beyond NS_TRACE_TIME_MAX */
     NS_SKIP_NO_PROCESSORS,      /* "no-processors" */
     NS_SKIP_NO_RUNTIME,         /* "no-runtime" */
     NS_SKIP_NEGATIVE_TIME,      /* "negative-time" */
@@ -161,6 +167,12 @@ typedef enum {
 
 #define NS_TRACE_SKIP_LINES 5
 #define NS_TRACE_LINE_MAX 65536
+/* A line without a newline in this many bytes is not skipped but a hard
+ * error: the input is not a text trace (/dev/zero, a device, a blob). */
+#define NS_TRACE_LINE_GIVE_UP (64 * 1024 * 1024)
+/* 2200-01-01T00:00:00Z: the latest time (and the longest duration, in
+ * seconds) a trace may hold. */
+#define NS_TRACE_TIME_MAX 7258118400LL
 
 struct ns_trace_skip {
     uint64_t count;
@@ -187,8 +199,9 @@ typedef struct ns_trace ns_trace_t;
  * needs NS_TRACE_SWF.
  * Returns NULL with errno and err set: ENOENT etc. from the file system;
  * EINVAL for "FILE: empty trace, no jobs", "FILE: line N: not a text
- * trace (binary data)", an unknown format or a sacct header lacking a
- * required field; EIO for a corrupt or "truncated gzip". */
+ * trace (binary data)", "FILE: line N: longer than 67108864 bytes: not a
+ * text trace", an unknown format or a sacct header lacking a required
+ * field; EIO for a corrupt or "truncated gzip". */
 ns_trace_t *ns_trace_open (const char *path, ns_trace_format_t fmt,
                            int flags, ns_error_t *err);
 
@@ -198,7 +211,8 @@ void ns_trace_close (ns_trace_t *t);
 /* Read the next job into *job.  Returns 1 for a job, 0 at the end, -1 with
  * errno and err set on a hard error: EIO for I/O, corrupt or truncated gzip
  * ("FILE: truncated gzip after line N"); EINVAL for a malformed line in
- * strict mode.  After -1 the trace is unusable: only close it. */
+ * strict mode, or a line without a newline in NS_TRACE_LINE_GIVE_UP
+ * bytes (whatever the mode).  After -1 the trace is unusable: only close it. */
 int ns_trace_next (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err);
 
 ns_trace_format_t ns_trace_format (const ns_trace_t *t);

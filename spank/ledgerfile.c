@@ -165,13 +165,60 @@ error: {
     }
 }
 
-static void make_parent (const char *path)
+/* dir itself: ours, a real directory, writable by us alone. */
+static int check_own_dir (const char *dir, ns_error_t *err)
 {
-    char *copy = strdup (path);
-    if (copy) {
-        mkdir (dirname (copy), 0755);
-        free (copy);
+    struct stat st;
+    if (lstat (dir, &st) < 0)
+        return ns_error_set (err, errno, "%s: %s", dir, strerror (errno));
+    if (S_ISLNK (st.st_mode))
+        return ns_error_set (err, EPERM, "%s: refusing a directory that is a "
+                             "symbolic link", dir);
+    if (!S_ISDIR (st.st_mode) || st.st_uid != geteuid ()
+        || (st.st_mode & 022))
+        return ns_error_set (err, EPERM, "%s: refusing a directory that is "
+                             "not owned by uid %ld or is writable by group or "
+                             "others (owner %ld, mode %04o)", dir,
+                             (long)geteuid (), (long)st.st_uid,
+                             (unsigned)(st.st_mode & 07777));
+    return 0;
+}
+
+/* A directory above: nobody but root or us may rename what it holds. */
+static int check_parent_dir (const char *dir, ns_error_t *err)
+{
+    struct stat st;
+    if (stat (dir, &st) < 0)
+        return ns_error_set (err, errno, "%s: %s", dir, strerror (errno));
+    if (!S_ISDIR (st.st_mode)
+        || (st.st_uid != 0 && st.st_uid != geteuid ())
+        || ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))
+        return ns_error_set (err, EPERM, "%s: refusing a path below a "
+                             "directory that others may change (owner %ld, "
+                             "mode %04o)", dir, (long)st.st_uid,
+                             (unsigned)(st.st_mode & 07777));
+    return 0;
+}
+
+int ns_ledger_file_safe_dir (const char *path, ns_error_t *err)
+{
+    char *copy = path ? strdup (path) : NULL;
+    int rc = -1;
+    if (!copy)
+        return ns_error_set (err, path ? ENOMEM : EINVAL, "no path");
+    char *dir = dirname (copy);
+    mkdir (dir, 0755);
+    if (check_own_dir (dir, err) == 0) {
+        rc = 0;
+        while (rc == 0 && dir[0] == '/' && dir[1] != '\0') {
+            dir = dirname (dir);
+            rc = check_parent_dir (dir, err);
+        }
     }
+    int saved = errno;
+    free (copy);
+    errno = saved;
+    return rc;
 }
 
 ns_ledger_file_t *ns_ledger_file_open (const char *path, int capacity,
@@ -188,7 +235,10 @@ ns_ledger_file_t *ns_ledger_file_open (const char *path, int capacity,
         return NULL;
     }
     f->fd = -1;
-    make_parent (path);
+    if (ns_ledger_file_safe_dir (path, err) < 0) {
+        ns_ledger_file_close (f);
+        return NULL;
+    }
     /* Two rounds: a file created or replaced by someone else between our
      * attempts is opened on the second. */
     for (int round = 0; round < 2; round++) {

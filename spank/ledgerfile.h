@@ -2,9 +2,10 @@
 /* ledgerfile.h - the node's ledger as a shared, locked file
  *
  * node/ledger.c keeps the ledger's records in a memory region; this is
- * where that region lives on a node: a file (by default in /dev/shm)
- * mapped shared by every slurmstepd, owned by root and readable by no one
- * else, whose first page holds a process-shared robust mutex.  When a
+ * where that region lives on a node: a file (by default
+ * /run/nodeshare/%n.ledger, the SPANK plugin's ledger= argument) mapped
+ * shared by every slurmstepd, owned by root and readable by no one else,
+ * whose first page holds a process-shared robust mutex.  When a
  * process dies holding the mutex, the next locker is told (EOWNERDEAD) and
  * repairs the records (ns_ledger_repair()); a holder that hangs costs the
  * others a bounded wait, after which they give up pinning.
@@ -32,11 +33,21 @@ typedef struct ns_ledger_file ns_ledger_file_t;
  * records (0: NS_LEDGER_FILE_CAPACITY) if it does not exist; an existing
  * file keeps its own capacity.  The directory is created (mode 0755) if
  * missing.  An existing path that is not a regular file owned by the
- * caller with no permissions for group and others is refused with EPERM:
+ * caller with no permissions for group and others, or in a directory
+ * that is not safe (ns_ledger_file_safe_dir()), is refused with EPERM:
  * no one else may be able to forge occupancy.  NULL with errno (EPERM,
  * open(2)'s, mmap(2)'s, ENOMEM) and err filled on failure. */
 ns_ledger_file_t *ns_ledger_file_open (const char *path, int capacity,
                                        ns_error_t *err);
+
+/* Make sure the directory that will hold the root-owned file `path` is
+ * safe, creating it (mode 0755) if it is missing: a directory, not a
+ * symbolic link, owned by the caller, writable by no one else; and every
+ * directory above it (of an absolute path) owned by root or the caller
+ * and writable by group or others only with the sticky bit (/tmp).
+ * Otherwise someone else could swap the file or plant links.  0, or -1
+ * with errno EPERM (or lstat(2)'s) and err naming the directory. */
+int ns_ledger_file_safe_dir (const char *path, ns_error_t *err);
 
 /* Unmap and close; does not unlock.  Accepts NULL; preserves errno. */
 void ns_ledger_file_close (ns_ledger_file_t *f);

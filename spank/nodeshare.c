@@ -41,7 +41,6 @@
 #include "nsconfig.h"
 #include "nsplugin.h"
 #include "pin.h"
-#include "nsranges.h"
 
 SPANK_PLUGIN (nodeshare, 1);
 
@@ -49,34 +48,15 @@ SPANK_PLUGIN (nodeshare, 1);
  * script, the extern step, the interactive step: not ranks to pin. */
 #define MAX_NORMAL_STEP 0xfffffff0u
 
-enum mode { MODE_AUTO, MODE_NONE, MODE_VERBOSE };
-
-static const char *mode_names[] = { "auto", "none", "verbose" };
-
-/* Site defaults: plugin arguments in plugstack.conf. */
-static struct {
-    int bad;                    /* an argument was malformed: do nothing */
-    char badmsg[256];
-    enum mode mode;
-    int dryrun;
-    uint64_t footprint;
-    int have_footprint;
-    double sigma;
-    int have_sigma;
-    char topology[1024];
-    char topocache[PATH_MAX];
-    char ledger[PATH_MAX];
-    char report[PATH_MAX];
-    char config[PATH_MAX];
-    int timeout_ms;
-    int capacity;
-} site;
+/* Site defaults: plugin arguments in plugstack.conf (parsed by
+ * ns_pin_parse_args(), pin.c). */
+static struct ns_pin_args site;
 
 /* What the user asked for (option callbacks). */
 static struct {
     uint64_t footprint;
     int have_footprint;
-    enum mode mode;
+    enum ns_pin_mode mode;
     int have_mode;
     char program[128];
     int have_program;
@@ -88,23 +68,13 @@ static struct {
     ns_ledger_owner_t owner;
     char ledger[PATH_MAX];
     char node[256];
-    enum mode mode;
+    enum ns_pin_mode mode;
     uint64_t footprint;
 } step;
 
 /*
  * User options
  */
-
-static int parse_mode (const char *s, enum mode *m)
-{
-    for (int i = 0; i < 3; i++)
-        if (s && strcmp (s, mode_names[i]) == 0) {
-            *m = (enum mode)i;
-            return 0;
-        }
-    return -1;
-}
 
 /* In slurmstepd (remote) a value was already checked at submission:
  * never fail a step there, just ignore what does not parse. */
@@ -127,7 +97,7 @@ static int opt_footprint (int val, const char *arg, int remote)
 
 static int opt_bind (int val, const char *arg, int remote)
 {
-    if (parse_mode (arg, &user.mode) < 0) {
+    if (ns_pin_parse_mode (arg, &user.mode) < 0) {
         if (remote)
             return 0;
         slurm_error ("nodeshare: --nodeshare-bind=%s: expected auto, none "
@@ -138,18 +108,9 @@ static int opt_bind (int val, const char *arg, int remote)
     return 0;
 }
 
-static int valid_program (const char *s)
-{
-    size_t n = s ? strlen (s) : 0;
-    if (n < 1 || n > 127)
-        return 0;
-    return strspn (s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                      "0123456789._+-") == n;
-}
-
 static int opt_program (int val, const char *arg, int remote)
 {
-    if (!valid_program (arg)) {
+    if (!ns_pin_program_ok (arg)) {
         if (remote)
             return 0;
         slurm_error ("nodeshare: --nodeshare-program=%s: expected a program "
@@ -176,86 +137,6 @@ static struct spank_option options[] = {
     SPANK_OPTIONS_TABLE_END
 };
 
-/*
- * Plugin arguments (plugstack.conf)
- */
-
-static int set_path (char *dst, size_t len, const char *v)
-{
-    return snprintf (dst, len, "%s", v) < (int)len ? 0 : -1;
-}
-
-static int parse_one (const char *arg)
-{
-    const char *eq = strchr (arg, '=');
-    const char *v = eq ? eq + 1 : "";
-    size_t k = eq ? (size_t)(eq - arg) : strlen (arg);
-    char *end;
-#define KEY(name) (k == strlen (name) && strncmp (arg, name, k) == 0)
-    if (KEY ("footprint")) {
-        site.have_footprint = 1;
-        return ns_parse_size (v, &site.footprint);
-    }
-    if (KEY ("mode"))
-        return parse_mode (v, &site.mode);
-    if (KEY ("dryrun")) {
-        if (!eq || strcmp (v, "1") == 0 || strcmp (v, "yes") == 0)
-            site.dryrun = 1;
-        else if (strcmp (v, "0") == 0 || strcmp (v, "no") == 0)
-            site.dryrun = 0;
-        else
-            return -1;
-        return 0;
-    }
-    if (KEY ("sigma")) {
-        errno = 0;
-        site.sigma = strtod (v, &end);
-        site.have_sigma = 1;
-        return errno || end == v || *end || !ns_sigma_ok (site.sigma) ? -1
-                                                                      : 0;
-    }
-    if (KEY ("timeout")) {
-        long ms = strtol (v, &end, 10);
-        site.timeout_ms = (int)ms;
-        return end == v || *end || ms < 1 || ms > 600000 ? -1 : 0;
-    }
-    if (KEY ("capacity")) {
-        long n = strtol (v, &end, 10);
-        site.capacity = (int)n;
-        return end == v || *end || n < 1 || n > NS_LEDGER_MAX_CAPACITY
-               ? -1 : 0;
-    }
-    if (KEY ("topology"))
-        return *v ? set_path (site.topology, sizeof (site.topology), v) : -1;
-    if (KEY ("ledger"))
-        return set_path (site.ledger, sizeof (site.ledger), v);
-    if (KEY ("topocache"))
-        return set_path (site.topocache, sizeof (site.topocache), v);
-    if (KEY ("report"))
-        return set_path (site.report, sizeof (site.report), v);
-    if (KEY ("config"))
-        return set_path (site.config, sizeof (site.config), v);
-#undef KEY
-    return -1;
-}
-
-static void parse_args (int ac, char **av)
-{
-    site.mode = MODE_AUTO;
-    site.timeout_ms = 2000;
-    strcpy (site.topology, "live");
-    strcpy (site.topocache, "/run/nodeshare/%n.topology.xml");
-    strcpy (site.ledger, "/run/nodeshare/%n.ledger");
-    for (int i = 0; i < ac; i++)
-        if (parse_one (av[i]) < 0) {
-            site.bad = 1;
-            snprintf (site.badmsg, sizeof (site.badmsg), "bad plugin "
-                      "argument '%s' in plugstack.conf (see "
-                      "nodeshare-spank(8))", av[i]);
-            return;
-        }
-}
-
 int slurm_spank_init (spank_t sp, int ac, char **av)
 {
     spank_context_t ctx = spank_context ();
@@ -264,7 +145,7 @@ int slurm_spank_init (spank_t sp, int ac, char **av)
     for (struct spank_option *o = options; o->name; o++)
         if (spank_option_register (sp, o) != ESPANK_SUCCESS)
             slurm_error ("nodeshare: cannot register --%s", o->name);
-    parse_args (ac, av);
+    ns_pin_parse_args (&site, ac, av);
     if (site.bad && ctx == S_CTX_REMOTE)
         slurm_error ("nodeshare: %s; ranks are not pinned", site.badmsg);
     return ESPANK_SUCCESS;
@@ -319,20 +200,38 @@ static uint64_t footprint (const ns_config_t *cfg, uint64_t mem_mb,
 }
 
 /* The Slurm node name: slurmd exports SLURMD_NODENAME to slurmstepd (it
- * differs from the host name with several slurmd per host). */
-static void node_name (spank_t sp, char *buf, size_t len)
+ * differs from the host name with several slurmd per host).  Without it
+ * the job's environment is asked, which the user controls: the name goes
+ * into root-owned paths (%n), so it must be a plain host name
+ * (ns_pin_node_name_ok()).  Returns 0, or -1 after logging why not. */
+static int node_name (spank_t sp, char *buf, size_t len)
 {
-    const char *env = getenv ("SLURMD_NODENAME");
+    const char *env = getenv ("SLURMD_NODENAME"), *from;
     if (env && *env && strlen (env) < len) {
         strcpy (buf, env);
-        return;
+        from = "slurmstepd's SLURMD_NODENAME";
+    } else if (spank_getenv (sp, "SLURMD_NODENAME", buf, (int)len)
+               == ESPANK_SUCCESS && buf[0]) {
+        from = "the job's SLURMD_NODENAME";
+    } else {
+        if (gethostname (buf, len) < 0)
+            snprintf (buf, len, "localhost");
+        buf[len - 1] = '\0';
+        from = "the host name";
     }
-    if (spank_getenv (sp, "SLURMD_NODENAME", buf, (int)len)
-        == ESPANK_SUCCESS && buf[0])
-        return;
-    if (gethostname (buf, len) < 0)
-        snprintf (buf, len, "localhost");
-    buf[len - 1] = '\0';
+    if (ns_pin_node_name_ok (buf))
+        return 0;
+    /* Quote it harmlessly: it may hold anything but NUL. */
+    char shown[65];
+    size_t i;
+    for (i = 0; buf[i] && i < sizeof (shown) - 1; i++)
+        shown[i] = buf[i] >= 0x20 && buf[i] < 0x7f ? buf[i] : '?';
+    shown[i] = '\0';
+    slurm_error ("nodeshare: node name '%s' (from %s) is not a plain host "
+                 "name (A-Z a-z 0-9 . _ -, no leading dot); ranks are not "
+                 "pinned", shown, from);
+    buf[0] = '\0';
+    return -1;
 }
 
 static const char *anchor_str (const struct ns_pin_task *t, char *buf,
@@ -469,9 +368,10 @@ static void plan_step (spank_t sp)
     ns_error_t err;
 
     step.mode = user.have_mode ? user.mode : site.mode;
-    if (site.bad || step.mode == MODE_NONE || get_items (sp, &it) <= 0)
+    if (site.bad || step.mode == NS_PIN_NONE || get_items (sp, &it) <= 0)
         return;
-    node_name (sp, step.node, sizeof (step.node));
+    if (node_name (sp, step.node, sizeof (step.node)) < 0)
+        return;
     ns_config_t *cfg = load_config ();
     uint64_t bytes = footprint (cfg, it.mem_mb, &source);
     step.owner = (ns_ledger_owner_t){
@@ -566,7 +466,7 @@ int slurm_spank_task_init (spank_t sp, int ac, char **av)
         spank_setenv (sp, "NODESHARE_CPUS", t->cpulist, 1);
         spank_setenv (sp, "NODESHARE_ANCHOR", anchor, 1);
     }
-    if (step.mode == MODE_VERBOSE)
+    if (step.mode == NS_PIN_VERBOSE)
         fprintf (stderr, "nodeshare-bind=verbose - %s, task %d rank %u "
                  "[%ld]: %s from core %d -> %s, cpus %s %s\n", step.node,
                  t->task, (unsigned)rank, (long)getpid (),

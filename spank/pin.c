@@ -12,8 +12,17 @@
 #include <unistd.h>
 
 #include "ledgerfile.h"
+#include "nsconfig.h"
 #include "pin.h"
 #include "nsranges.h"
+
+int ns_pin_node_name_ok (const char *name)
+{
+    size_t n = name ? strlen (name) : 0;
+    return n >= 1 && n <= 255 && name[0] != '.'
+           && strspn (name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
+                            "wxyz0123456789._-") == n;
+}
 
 const char *ns_pin_expand (const char *pattern, const char *node, char *buf,
                            size_t len)
@@ -217,6 +226,9 @@ hwloc_topology_t ns_pin_topology_load (const char *spec, const char *cache,
     lean_hwloc ();
     if (!spec || strcmp (spec, "live") != 0 || !cache || !*cache)
         return ns_cachetree_topology (spec, err);
+    /* Root parses and writes the copy: its directory must be safe too. */
+    if (ns_ledger_file_safe_dir (cache, err) < 0)
+        return NULL;
     machine_stamp (stamp, sizeof (stamp));
     if ((topo = load_cached (cache, stamp)))
         return topo;
@@ -357,20 +369,23 @@ static int place_shared (struct work *w, const struct ns_pin_req *r,
                          uint64_t topo_id, struct ns_pin_plan *p,
                          ns_error_t *err)
 {
-    int recovered, rc = -1;
+    int rc = -1;
     size_t len;
     ns_ledger_t *l = NULL;
     ns_ledger_file_t *f = ns_ledger_file_open (r->ledger, r->ledger_capacity,
                                                err);
     if (!f)
         return -1;
-    if (ns_ledger_file_lock (f, r->lock_timeout_ms, &recovered, err) < 0)
+    if (ns_ledger_file_lock (f, r->lock_timeout_ms, NULL, err) < 0)
         goto done;
     void *region = ns_ledger_file_region (f, &len);
     if (!(l = ns_ledger_attach (region, len, topo_id, &p->reset, err)))
         goto unlock;
-    if (recovered)
-        p->repaired = ns_ledger_repair (l);
+    /* Not only after a holder died (EOWNERDEAD): a broken record (a
+     * stray write, a writer of another version) is dropped, and counted
+     * for the log, whenever a step plans.  A scan of a few thousand
+     * records. */
+    p->repaired = ns_ledger_repair (l);
     p->reclaimed = ns_ledger_reclaim (l, ns_ledger_file_alive, NULL);
     rc = ns_ledger_place (l, w->tree, &r->owner, w->tasks, r->ntasks,
                           r->sigma, w->places, err);
@@ -500,4 +515,105 @@ int ns_pin_bind (hwloc_const_bitmap_t cpus, ns_error_t *err)
         return ns_error_set (err, saved, "sched_setaffinity: %s",
                              strerror (saved));
     return 0;
+}
+
+/*
+ * The plugin's arguments and option values
+ */
+
+static const char *mode_names[] = { "auto", "none", "verbose" };
+
+int ns_pin_parse_mode (const char *s, enum ns_pin_mode *m)
+{
+    for (int i = 0; i < 3; i++)
+        if (s && strcmp (s, mode_names[i]) == 0) {
+            *m = (enum ns_pin_mode)i;
+            return 0;
+        }
+    return -1;
+}
+
+int ns_pin_program_ok (const char *s)
+{
+    size_t n = s ? strlen (s) : 0;
+    if (n < 1 || n > 127)
+        return 0;
+    return strspn (s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                      "0123456789._+-") == n;
+}
+
+static int set_path (char *dst, size_t len, const char *v)
+{
+    return snprintf (dst, len, "%s", v) < (int)len ? 0 : -1;
+}
+
+static int parse_one (struct ns_pin_args *site, const char *arg)
+{
+    const char *eq = strchr (arg, '=');
+    const char *v = eq ? eq + 1 : "";
+    size_t k = eq ? (size_t)(eq - arg) : strlen (arg);
+    char *end;
+#define KEY(name) (k == strlen (name) && strncmp (arg, name, k) == 0)
+    if (KEY ("footprint")) {
+        site->have_footprint = 1;
+        return ns_parse_size (v, &site->footprint);
+    }
+    if (KEY ("mode"))
+        return ns_pin_parse_mode (v, &site->mode);
+    if (KEY ("dryrun")) {
+        if (!eq || strcmp (v, "1") == 0 || strcmp (v, "yes") == 0)
+            site->dryrun = 1;
+        else if (strcmp (v, "0") == 0 || strcmp (v, "no") == 0)
+            site->dryrun = 0;
+        else
+            return -1;
+        return 0;
+    }
+    if (KEY ("sigma")) {
+        errno = 0;
+        site->sigma = strtod (v, &end);
+        site->have_sigma = 1;
+        return errno || end == v || *end || !ns_sigma_ok (site->sigma) ? -1
+                                                                       : 0;
+    }
+    if (KEY ("timeout")) {
+        long ms = strtol (v, &end, 10);
+        site->timeout_ms = (int)ms;
+        return end == v || *end || ms < 1 || ms > 600000 ? -1 : 0;
+    }
+    if (KEY ("capacity")) {
+        long n = strtol (v, &end, 10);
+        site->capacity = (int)n;
+        return end == v || *end || n < 1 || n > NS_LEDGER_MAX_CAPACITY
+               ? -1 : 0;
+    }
+    if (KEY ("topology"))
+        return *v ? set_path (site->topology, sizeof (site->topology), v)
+                  : -1;
+    if (KEY ("ledger"))
+        return set_path (site->ledger, sizeof (site->ledger), v);
+    if (KEY ("topocache"))
+        return set_path (site->topocache, sizeof (site->topocache), v);
+    if (KEY ("report"))
+        return set_path (site->report, sizeof (site->report), v);
+    if (KEY ("config"))
+        return set_path (site->config, sizeof (site->config), v);
+#undef KEY
+    return -1;
+}
+
+void ns_pin_parse_args (struct ns_pin_args *a, int ac, char **av)
+{
+    *a = (struct ns_pin_args){ .mode = NS_PIN_AUTO, .timeout_ms = 2000 };
+    strcpy (a->topology, "live");
+    strcpy (a->topocache, "/run/nodeshare/%n.topology.xml");
+    strcpy (a->ledger, "/run/nodeshare/%n.ledger");
+    for (int i = 0; i < ac; i++)
+        if (parse_one (a, av[i]) < 0) {
+            a->bad = 1;
+            snprintf (a->badmsg, sizeof (a->badmsg), "bad plugin "
+                      "argument '%s' in plugstack.conf (see "
+                      "nodeshare-spank(8))", av[i]);
+            return;
+        }
 }

@@ -27,6 +27,7 @@
 #ifndef NODESHARE_PIN_H
 #define NODESHARE_PIN_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,7 +77,8 @@ struct ns_pin_plan {
     int threads_per_core;
     int occupied;           /* caches holding other steps' ranks */
     int reclaimed;          /* dead steps' records dropped */
-    int repaired;           /* records dropped after a holder died */
+    int repaired;           /* broken records dropped (a holder died
+                               mid-update, a stray write) */
     int reset;              /* the ledger had another topology */
 };
 
@@ -104,6 +106,8 @@ int ns_pin_forget (const char *ledger, int lock_timeout_ms,
  *    and the online CPUs) when that file is ours (owner, mode 0600) and
  *    its stamp is current; otherwise the machine is discovered and the
  *    cache rewritten (atomically; failures to write it are ignored).
+ *    A cache whose directory is not safe (ns_ledger_file_safe_dir()) is
+ *    an error (EPERM): nothing is loaded.
  * Returns the topology (hwloc_topology_destroy() it) or NULL with errno
  * and err filled. */
 hwloc_topology_t ns_pin_topology_load (const char *spec, const char *cache,
@@ -124,9 +128,55 @@ int ns_pin_bind (hwloc_const_bitmap_t cpus, ns_error_t *err);
 const char *ns_pin_topology_spec (const char *arg, char *buf, size_t len,
                                   ns_error_t *err);
 
+/* Is name fit for "%n" in root-owned paths (ledger, topology cache,
+ * report)?  1 to 255 characters from A-Z a-z 0-9 . _ -, not starting with
+ * a dot: no '/', no "..", nothing hidden.  The name may come from the
+ * job's own environment. */
+int ns_pin_node_name_ok (const char *name);
+
 /* Replace "%n" in pattern by node and "%%" by "%".  Returns buf, or NULL
  * with errno ENAMETOOLONG. */
 const char *ns_pin_expand (const char *pattern, const char *node, char *buf,
                            size_t len);
+
+/*
+ * The plugin's arguments and option values, parsed without Slurm (so
+ * that tests and the fuzz target run the plugin's own parser)
+ */
+
+/* --nodeshare-bind and mode=. */
+enum ns_pin_mode { NS_PIN_AUTO, NS_PIN_NONE, NS_PIN_VERBOSE };
+
+/* "auto", "none" or "verbose" into *m: 0, or -1 (*m unchanged). */
+int ns_pin_parse_mode (const char *s, enum ns_pin_mode *m);
+
+/* A --nodeshare-program value: 1 to 127 characters from A-Z a-z 0-9
+ * . _ + -. */
+int ns_pin_program_ok (const char *s);
+
+/* Site defaults: the plugin's arguments in plugstack.conf. */
+struct ns_pin_args {
+    int bad;                    /* an argument was malformed: do nothing */
+    char badmsg[256];
+    enum ns_pin_mode mode;
+    int dryrun;
+    uint64_t footprint;
+    int have_footprint;
+    double sigma;
+    int have_sigma;
+    char topology[1024];
+    char topocache[PATH_MAX];
+    char ledger[PATH_MAX];
+    char report[PATH_MAX];
+    char config[PATH_MAX];
+    int timeout_ms;
+    int capacity;
+};
+
+/* The defaults (mode auto, timeout 2000 ms, topology live, topocache
+ * /run/nodeshare/%n.topology.xml, ledger /run/nodeshare/%n.ledger), then
+ * av[0..ac) in order, each "key=value" as nodeshare-spank(8) describes.
+ * The first malformed argument sets bad and badmsg and ends the parse. */
+void ns_pin_parse_args (struct ns_pin_args *a, int ac, char **av);
 
 #endif /* !NODESHARE_PIN_H */

@@ -73,6 +73,54 @@ echo "5 40 0 10 -5 -1 -1 -5 60 -1 1 1 1 1 1 -1 -1 -1" >>"$tmp/neg.swf"
 expect "negative processors: skipped" 0 "skipped 1 no-processors, lines 6" \
     "$tmp/neg.swf"
 
+# Absurd times are bad lines, not a 2.5e15-hour makespan.
+cp "$tmp/good.swf" "$tmp/absurd.swf"
+echo "5 9000000000000000000 0 10 2 -1 -1 2 60 -1 1 1 1 1 1 -1 -1 -1" \
+    >>"$tmp/absurd.swf"
+expect "submit time 9e18: skipped as bad-time" 0 \
+    "skipped 1 bad-time, lines 6" "$tmp/absurd.swf"
+expect "submit time 9e18, --strict: line and field" 1 \
+    "absurd.swf:6: field 2 (submit time): expected at most 7258118400 s" \
+    --strict "$tmp/absurd.swf"
+
+# A configuration without programs (model arrays never allocated).
+expect "examples/exclusive.json: no programs" 0 "exclusive" \
+    -c "$top_srcdir/examples/exclusive.json" -p exclusive "$tmp/good.swf"
+expect "examples/exclusive.json, closed experiment: needs programs" 1 \
+    "exclusive.json: the closed experiment needs programs with weights" \
+    -c "$top_srcdir/examples/exclusive.json" --horizon 50000
+
+# Report files: a symbolic link at the name is refused, not followed.
+echo keep >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/link.json"
+ln -s "$tmp/victim" "$tmp/link.csv"
+expect "--json through a symlink: refused" 1 \
+    "link.json: is a symbolic link: refusing to write through it" \
+    -p twins --json "$tmp/link.json" "$tmp/good.swf"
+expect "--csv through a symlink: refused" 1 \
+    "link.csv: is a symbolic link: refusing to write through it" \
+    -p twins --csv "$tmp/link.csv" "$tmp/good.swf"
+if [ "$(cat "$tmp/victim")" = keep ]; then
+    pass "the symlink's target is untouched"
+else
+    fail "the symlink's target was overwritten"
+fi
+expect "--json - still means stdout" 0 '"throughput_ratio"' \
+    -p twins --json - "$tmp/good.swf"
+
+# /dev/zero never ends: the reader gives up (it used to read forever).
+if command -v timeout >/dev/null; then
+    out=$(timeout 60 "$sim" -q /dev/zero 2>&1)
+    got=$?
+    if [ "$got" = 1 ] && printf '%s\n' "$out" \
+        | grep -qF "/dev/zero: line 1: not a text trace (binary data)"; then
+        pass "/dev/zero: not a text trace"
+    else
+        fail "/dev/zero: not a text trace"
+        echo "# exit $got (want 1): $out"
+    fi
+fi
+
 sed 's/MaxProcs: 16/MaxProcs: 4/; s/MaxNodes: 4/MaxNodes: 1/' "$tmp/good.swf" \
     >"$tmp/lies.swf"
 expect "header that lies: too-large jobs reported" 0 \
@@ -280,5 +328,22 @@ if ! grep -q note "$tmp/four.err" \
 else
     fail "nodes of 4 cores: a note"
 fi
+# Processors near INT_MAX: the job is dropped as too large, the run goes
+# on (minimal width x stripe_width and a run's core sum overflowed an int:
+# UBSan stopped the whole run).
+cp "$tmp/good.swf" "$tmp/huge.swf"
+echo "4 40 0 10 2147483647 -1 -1 2147483647 60 -1 1 1 1 1 1 -1 -1 -1" \
+    >>"$tmp/huge.swf"
+cat >"$tmp/stripe16.json" <<'EOT'
+{ "policy": "twins", "stripe_width": 16, "small_job_cores": 0,
+  "programs": { "EXE": { "spread_speedup": 1.5 } },
+  "identity": { "patterns": [ { "match": "exe*", "program": "EXE" } ] } }
+EOT
+expect "INT_MAX processors, stripe_width 16: one job dropped" 0 \
+    "twins: 1 jobs larger than the machine were not run" \
+    -c "$tmp/stripe16.json" -p twins --nodes 100 --cores 2 "$tmp/huge.swf"
+expect "INT_MAX processors on 10^6 nodes of 4096 cores: runs" 0 \
+    "4 jobs read, 4 used" -p pack --nodes 1000000 --cores 4096 \
+    "$tmp/huge.swf"
 echo "1..$n"
 [ $failed -eq 0 ]

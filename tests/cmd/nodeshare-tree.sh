@@ -53,6 +53,15 @@ check amd-sigma05 -t "$TOPO_AMD" --sigma 0.5 20M@0 80M@0 20M@0 12M@0
 check groups-json-explain -t "$TOPO_GROUPS" -j -e 12M@8 12M@8 600K@0 600K@0
 check xml -t "$TOPO_XML" 20M@0 20M@0 1M@12 8K@13 2G@23
 check xml-cpuset-json -t "$TOPO_XML" -c 0-3,12-15 -j 20M@15 20M@15 4K@1
+# L2 #1 claims PUs 0-1 but holds only core 1: restricted to core 0 it is
+# not in the tree (it used to be, and a task anchored there crashed).
+check xml-cache-without-cores -t topologies/cache-without-cores.xml -c 0 -e \
+    256K@0 256K@0 1K@0
+check xml-cache-without-cores-all -t topologies/cache-without-cores.xml -e \
+    256K@0 256K@0 1K@1
+# A unified L1 above the L1d: the L1d are the tree's L1, named once each.
+check two-l1-explain -e -t 'l1:2(size=1MiB) l1d:2(size=32KiB) core:2 pu:1' \
+    32K@0 32K@0 32K@0
 check help --help
 check err-no-task -t "$TOPO_DESKTOP"
 check err-bad-task -t "$TOPO_DESKTOP" 16K

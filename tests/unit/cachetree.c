@@ -633,6 +633,91 @@ static void test_xml (void)
     ns_cachetree_destroy (t);
 }
 
+/* tests/topologies/cache-without-cores.xml: L2 #1 claims PUs 0-1 but holds
+ * only core 1, L3 #0 claims PU 0 and holds nothing.  Restricted to core 0
+ * they used to enter the tree without a core under them, and a task
+ * anchored there ran on a garbage core. */
+static void test_xml_cache_without_cores (void)
+{
+    ns_error_t err;
+    ns_ctplace_t p;
+    ns_ctinfo_t info;
+    char path[1024], cpus[64], why[512];
+    fixture ("cache-without-cores.xml", path, sizeof (path));
+    ns_cachetree_t *t = ns_cachetree_load (path, "0", &err);
+    if (!ok (t != NULL, "cache without cores: load restricted to core 0")) {
+        diag ("%s", err.text);
+        return;
+    }
+    ok (ns_cachetree_count (t, NS_CT_L2) == 1
+        && ns_cachetree_info (t, NS_CT_L2, 1, &info) < 0 && errno == ENOENT,
+        "cache without cores: L2 #1 holds no core of the tree: not in it");
+    ok (ns_cachetree_count (t, NS_CT_L3) == 0,
+        "cache without cores: L3 #0 holds no core at all: not in the tree");
+    ok (ns_cachetree_place (t, K(256), 0, 1.0, &p, &err) == 0
+        && p.level == NS_CT_L2 && p.cache == 0 && p.core == 0,
+        "cache without cores: 256K@0 -> L2 #0 core 0");
+    ok (ns_cachetree_place (t, K(256), 0, 1.0, &p, &err) == 1
+        && p.level == NS_CT_MACHINE && p.core == 0
+        && hwloc_bitmap_list_snprintf (cpus, sizeof (cpus), p.cpus) > 0
+        && strcmp (cpus, "0") == 0,
+        "cache without cores: 256K@0 again -> the machine, core 0, cpus 0");
+    ns_cachetree_explain (t, 1, why, sizeof (why));
+    is_str (why, "task 1: 256K from core 0, sigma 1: L2 #0 full (256K of "
+            "256K used), the only L2; anchored at the machine (main memory); "
+            "runs on its origin core", "cache without cores: explain");
+    ok (check_tree (t, "cache without cores"), "cache without cores: check");
+    ns_cachetree_destroy (t);
+
+    t = ns_cachetree_load (path, NULL, &err);
+    ok (t && ns_cachetree_info (t, NS_CT_L2, 1, &info) == 0
+        && hwloc_bitmap_list_snprintf (cpus, sizeof (cpus), info.cpus) > 0
+        && strcmp (cpus, "1") == 0 && ns_cachetree_count (t, NS_CT_L3) == 0,
+        "cache without cores: unrestricted, L2 #1's cpus are its core's (1), "
+        "no L3");
+    ns_cachetree_destroy (t);
+}
+
+/* Two L1 levels: a unified L1 above the L1d.  hwloc numbers each depth on
+ * its own, so "L1 #0" named two caches, the type count was -1 and names
+ * resolved to nothing.  The L1d (the depth nearest the cores) is the
+ * tree's L1; the unified L1 above it is looked through. */
+static void test_two_l1_depths (void)
+{
+    ns_error_t err;
+    ns_ctplace_t p;
+    ns_ctinfo_t info;
+    char why[512], cpus[64];
+    ns_cachetree_t *t = ns_cachetree_load ("l1:2(size=1MiB) l1d:2(size=32KiB) "
+                                           "core:2 pu:1", NULL, &err);
+    if (!ok (t != NULL, "two L1 depths: load")) {
+        diag ("%s", err.text);
+        return;
+    }
+    is_int (ns_cachetree_count (t, NS_CT_L1), 4,
+            "two L1 depths: the 4 L1d are the tree's L1");
+    ok (ns_cachetree_info (t, NS_CT_L1, 3, &info) == 0 && info.size == K(32)
+        && hwloc_bitmap_list_snprintf (cpus, sizeof (cpus), info.cpus) > 0
+        && strcmp (cpus, "6-7") == 0, "two L1 depths: L1 #3 is 32K on 6-7");
+    ok (ns_cachetree_place (t, K(32), 0, 1.0, &p, &err) == 0
+        && p.level == NS_CT_L1 && p.cache == 0 && p.core == 0,
+        "two L1 depths: 32K@0 -> L1 #0 core 0");
+    ok (ns_cachetree_place (t, K(32), 0, 1.0, &p, &err) == 1
+        && p.level == NS_CT_L1 && p.cache == 1 && p.core == 2,
+        "two L1 depths: 32K@0 again -> L1 #1 core 2");
+    ns_cachetree_explain (t, 1, why, sizeof (why));
+    is_str (why, "task 1: 32K from core 0, sigma 1: L1 #0 full (32K of 32K "
+            "used); anchored at L1 #1 (0 of 32K used), the nearest other L1 "
+            "with room; runs on core 2, the least loaded under L1 #1",
+            "two L1 depths: explain names one cache per name");
+    is_int (ns_cachetree_occupy (t, NS_CT_L1, 3, K(8), &err), 2,
+            "two L1 depths: occupancy fed at L1 #3 (the ledger's names)");
+    ok (ns_cachetree_info (t, NS_CT_L1, 3, &info) == 0
+        && info.occupied == K(8), "two L1 depths: L1 #3 holds 8K");
+    ok (check_tree (t, "two L1 depths"), "two L1 depths: check");
+    ns_cachetree_destroy (t);
+}
+
 /*
  * Oracle: design.md section 6 written naively over hwloc objects, without
  * the tree's slices.  Occupancy is read back from the tree (whose sums the
@@ -821,6 +906,8 @@ int main (void)
     test_explain ();
     test_names ();
     test_xml ();
+    test_xml_cache_without_cores ();
+    test_two_l1_depths ();
     test_oracle ("oracle AMD", AMD, 1.0);
     test_oracle ("oracle AMD sigma 0.5", AMD, 0.5);
     test_oracle ("oracle groups", GROUPS, 1.0);

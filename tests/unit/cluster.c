@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cluster.t - cluster state: add/remove, queries, invariants */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "cluster.h"
@@ -124,6 +125,19 @@ static void test_churn (void)
     ns_cluster_destroy (c);
 }
 
+/* A run of more than INT_MAX cores (the simulator allows 10^6 nodes of
+ * 4096 cores) used to overflow its int sum: it saturates instead. */
+static void test_huge_runs (void)
+{
+    ns_error_t err;
+    ns_cluster_t *big = ns_cluster_create (3, 1 << 30, 2, &err);
+    int start[2], end[2], cpus[2];
+    int n = ns_cluster_runs (big, NULL, 0, 1, start, end, cpus);
+    ok (n == 1 && start[0] == 0 && end[0] == 2 && cpus[0] == INT_MAX,
+        "3 nodes of 2^30 cores: one run of INT_MAX cores (saturated)");
+    ns_cluster_destroy (big);
+}
+
 int main (void)
 {
     plan_no_plan ();
@@ -133,5 +147,6 @@ int main (void)
     ok (ns_cluster_create (4, 2, 3, &err) == NULL, "3 sockets of 2 cores");
     test_basic ();
     test_churn ();
+    test_huge_runs ();
     return done_testing ();
 }

@@ -76,6 +76,16 @@ int main (void)
     ok (near (ns_interf_slowdown (cp, 40, LAM), 1.178), "copy keeps classes");
     ok (near (ns_interf_slowdown (cp, LSD, LAM), 1.178), "copy keeps figures");
     ns_interf_destroy (cp);
+    /* A model without programs (every configuration that names none) has
+     * no arrays: copying it passed NULL to memcpy (UBSan). */
+    ns_interf_t *none = ns_interf_create ();
+    ns_interf_set_defaults (none, 1.0, 1.05, NULL);
+    cp = ns_interf_copy (none);
+    ok (cp && near (ns_interf_slowdown (cp, 3, 4), 1.05)
+        && near (ns_interf_speedup (cp, 3), 1.0),
+        "copy of a model without programs keeps its defaults");
+    ns_interf_destroy (cp);
+    ns_interf_destroy (none);
     ns_cluster_destroy (c);
     ns_interf_destroy (m);
     return done_testing ();

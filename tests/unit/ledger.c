@@ -383,6 +383,42 @@ static void test_place (void)
     free (mem);
 }
 
+/* One bad record (a level no tree has, a broken seal) or one absurd
+ * footprint used to make every later placement on the node fail until its
+ * writer died: occupy() returned EINVAL or EOVERFLOW for it. */
+static void test_bad_records (void)
+{
+    ns_error_t err;
+    size_t len;
+    void *mem = region (16, &len);
+    ns_ledger_t *l = ns_ledger_attach (mem, len, 1, NULL, &err);
+    ns_ledger_owner_t a = owner (1, 0, 100), b = owner (2, 0, 200);
+    int l3[16], core[16];
+
+    ok (place_step (l, &a, "0-3", 0, 2, M(4), l3, core) == 0,
+        "bad records: job a places 2 ranks of 4M");
+    unsigned char *raw = mem;
+    raw[64 + 40] = 9;               /* slot 0: level 9, seal broken */
+    ok (place_step (l, &b, "4-7", 4, 2, M(4), l3, core) == 0,
+        "a record with level 9 does not stop job b's placement");
+    is_int (ns_ledger_count (l), 4, "the bad record stays for repair()");
+    is_int (ns_ledger_repair (l), 1, "repair() drops it");
+    check (l, "a bad level");
+
+    /* 2^63 bytes each: the second step overflowed the machine's 64-bit
+     * occupancy. */
+    ns_ledger_owner_t c = owner (3, 0, 300), d = owner (4, 0, 400);
+    ok (place_step (l, &c, "8-9", 8, 1, (uint64_t)1 << 63, l3, core) == 0,
+        "job c places a rank of 2^63 bytes");
+    ok (place_step (l, &d, "10-11", 10, 1, (uint64_t)1 << 63, l3, core) == 0,
+        "job d's rank of 2^63 bytes is placed too");
+    ok (place_step (l, &b, "4-7", 4, 2, M(4), l3, core) == 0,
+        "and job b can still be placed");
+    check (l, "huge footprints");
+    ns_ledger_detach (l);
+    free (mem);
+}
+
 static void test_origin (void)
 {
     static const struct { int task, cpt, tpc, ncores, want; } cases[] = {
@@ -526,6 +562,50 @@ static void test_file_basics (void)
     ok (symlink (path, link_path) == 0
         && ns_ledger_file_open (link_path, 0, &err) == NULL,
         "a symlink is not followed");
+
+    /* ledger= pointing elsewhere: the directory is checked too, else
+     * anyone who may write it could swap the file or plant links. */
+    static const struct {
+        const char *dir;
+        mode_t mode;
+        const char *what;
+    } unsafe[] = {
+        { "open", 0777, "a world-writable directory" },
+        { "group", 0770, "a group-writable directory" },
+        { "sticky", 01777, "a world-writable sticky directory" },
+    };
+    for (size_t i = 0; i < sizeof (unsafe) / sizeof (*unsafe); i++) {
+        char dir[128];
+        path_in_tmp (dir, sizeof (dir), unsafe[i].dir);
+        mkdir (dir, 0700);
+        chmod (dir, unsafe[i].mode);
+        snprintf (sub, sizeof (sub), "%s/x.ledger", dir);
+        f = ns_ledger_file_open (sub, 0, &err);
+        ok (f == NULL && errno == EPERM && strstr (err.text, "refusing a "
+            "directory that is not owned by uid") != NULL,
+            "a ledger in %s is refused: %s", unsafe[i].what, err.text);
+        ns_ledger_file_close (f);
+        ok (access (sub, F_OK) < 0, "and nothing is created there");
+    }
+    char dir[128];
+    path_in_tmp (dir, sizeof (dir), "open/safe");
+    mkdir (dir, 0700);
+    snprintf (sub, sizeof (sub), "%s/x.ledger", dir);
+    f = ns_ledger_file_open (sub, 0, &err);
+    ok (f == NULL && errno == EPERM && strstr (err.text, "refusing a path "
+        "below a directory that others may change") != NULL,
+        "a safe directory inside a world-writable one is refused: %s",
+        err.text);
+    ns_ledger_file_close (f);
+    path_in_tmp (dir, sizeof (dir), "dirlink");
+    path_in_tmp (sub, sizeof (sub), "dir");
+    ok (symlink (sub, dir) == 0, "a symlink to a good directory");
+    snprintf (sub, sizeof (sub), "%s/ledger", dir);
+    f = ns_ledger_file_open (sub, 0, &err);
+    ok (f == NULL && errno == EPERM && strstr (err.text, "symbolic link"),
+        "a ledger directory that is a symbolic link is refused: %s",
+        err.text);
+    ns_ledger_file_close (f);
 }
 
 /* A child takes the lock and dies: the next locker is told. */
@@ -762,6 +842,51 @@ static void test_pin (void)
         && strcmp (buf, "100%-x") == 0, "%%n and %%%% expand");
     ok (ns_pin_expand ("%n%n%n", "abcdef", buf, 10) == NULL
         && errno == ENAMETOOLONG, "expand() does not overflow");
+    /* %n may come from the job's environment: '../x' escaped the ledger
+     * directory. */
+    static const char *good_names[] = { "ns1", "node-01.cluster", "a_b",
+                                        "-x" };
+    static const char *bad_names[] = { "../x", "..", ".hidden", "a/b", "",
+                                       "a b", "x;y", "ns%n", "~root" };
+    for (size_t i = 0; i < sizeof (good_names) / sizeof (*good_names); i++)
+        ok (ns_pin_node_name_ok (good_names[i]), "node name '%s' is fine",
+            good_names[i]);
+    for (size_t i = 0; i < sizeof (bad_names) / sizeof (*bad_names); i++)
+        ok (!ns_pin_node_name_ok (bad_names[i]), "node name '%s' is refused",
+            bad_names[i]);
+    memset (buf, 'n', 256);
+    buf[256] = '\0';
+    ok (!ns_pin_node_name_ok (buf) && (buf[255] = '\0', 1)
+        && ns_pin_node_name_ok (buf), "256 characters are too many, 255 not");
+    ok (!ns_pin_node_name_ok (NULL), "no node name is refused");
+
+    /* The plugin's own argument parser (pin.c, no Slurm). */
+    struct ns_pin_args args;
+    char *av1[] = { "footprint=2M", "mode=verbose", "dryrun", "sigma=0.5",
+                    "timeout=500", "capacity=64", "ledger=/x/%n.l",
+                    "topology=pack:1,core:2,pu:1" };
+    ns_pin_parse_args (&args, 0, NULL);
+    ok (!args.bad && args.mode == NS_PIN_AUTO && args.timeout_ms == 2000
+        && strcmp (args.ledger, "/run/nodeshare/%n.ledger") == 0
+        && strcmp (args.topology, "live") == 0, "plugin argument defaults");
+    ns_pin_parse_args (&args, 8, av1);
+    ok (!args.bad && args.footprint == M(2) && args.have_footprint
+        && args.mode == NS_PIN_VERBOSE && args.dryrun && args.sigma == 0.5
+        && args.timeout_ms == 500 && args.capacity == 64
+        && strcmp (args.ledger, "/x/%n.l") == 0,
+        "plugin arguments: every key");
+    char *av2[] = { "mode=auto", "sigma=2", "mode=none" };
+    ns_pin_parse_args (&args, 3, av2);
+    ok (args.bad && args.mode == NS_PIN_AUTO
+        && strcmp (args.badmsg, "bad plugin argument 'sigma=2' in "
+                   "plugstack.conf (see nodeshare-spank(8))") == 0,
+        "a bad plugin argument stops the parse: %s", args.badmsg);
+    enum ns_pin_mode mode = NS_PIN_NONE;
+    ok (ns_pin_parse_mode ("verbose", &mode) == 0 && mode == NS_PIN_VERBOSE
+        && ns_pin_parse_mode ("Verbose", &mode) < 0
+        && ns_pin_parse_mode (NULL, &mode) < 0, "--nodeshare-bind values");
+    ok (ns_pin_program_ok ("lmp_mpi-2.0+x") && !ns_pin_program_ok ("a b")
+        && !ns_pin_program_ok (""), "--nodeshare-program values");
 
     struct ns_pin_req a = {
         .topology = NODE24, .cores = "0-3", .ntasks = 4, .cpus_per_task = 1,
@@ -793,6 +918,26 @@ static void test_pin (void)
             "forget one task of job a");
     is_int (ns_pin_forget (path, 2000, &a.owner, -1, &err), 3,
             "forget the rest of job a");
+    ns_pin_plan_destroy (pa);
+    ns_pin_plan_destroy (pb);
+
+    /* A broken record in the file does not poison the node: the next
+     * plan drops it (and says so) and sees the good ones. */
+    pa = ns_pin_plan_create (&a, &err);
+    FILE *lf = fopen (path, "r+b");
+    int level = 9;
+    ok (pa && lf && fseek (lf, 256 + 64 + 40, SEEK_SET) == 0
+        && fwrite (&level, sizeof (level), 1, lf) == 1 && fclose (lf) == 0,
+        "job a planned again, its first record broken in the file");
+    pb = ns_pin_plan_create (&b, &err);
+    ok (pb && pb->repaired == 1 && pb->occupied == 3,
+        "plan job b: the broken record is dropped (repaired %d), job a's "
+        "other 3 are seen (%d)", pb ? pb->repaired : -1,
+        pb ? pb->occupied : -1);
+    if (!pb)
+        diag ("%s", err.text);
+    ns_pin_forget (path, 2000, &a.owner, -1, &err);
+    ns_pin_forget (path, 2000, &b.owner, -1, &err);
     ns_pin_plan_destroy (pa);
     ns_pin_plan_destroy (pb);
 
@@ -872,6 +1017,20 @@ static void test_topology_cache (void)
     ok (stat (cache, &st) == 0 && st.st_ino != ino,
         "and the cache is replaced");
 
+    /* topocache= in a directory others may write: refused, nothing read
+     * or written there. */
+    char open_cache[256], open_dir[128];
+    path_in_tmp (open_dir, sizeof (open_dir), "opencache");
+    mkdir (open_dir, 0700);
+    chmod (open_dir, 0777);
+    snprintf (open_cache, sizeof (open_cache), "%s/topo.xml", open_dir);
+    t = ns_pin_topology_load ("live", open_cache, &err);
+    ok (t == NULL && errno == EPERM && access (open_cache, F_OK) < 0,
+        "a topology cache in a world-writable directory is refused: %s",
+        err.text);
+    if (t)
+        hwloc_topology_destroy (t);
+
     /* Not ours: never read, replaced. */
     chmod (cache, 0644);
     t = ns_pin_topology_load ("live", cache, &err);
@@ -930,6 +1089,7 @@ int main (void)
     test_reclaim_repair ();
     test_occupy ();
     test_place ();
+    test_bad_records ();
     test_origin ();
     test_topology_id ();
     test_file_basics ();

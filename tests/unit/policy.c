@@ -8,6 +8,7 @@
  * policy defaults (fallback at once, small jobs below half a node).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -593,6 +594,12 @@ static void test_errors (void)
     ns_request_init (&r, 1, ABQ, 0);
     is_int (ns_place (c, &pol, m, progs, &r, pl, &err), -1, "0 tasks");
     is_int (errno, EINVAL, "EINVAL");
+
+    /* minimal width x stripe_width used to overflow an int (UBSan). */
+    setup (100, 2, NS_POLICY_TWINS);
+    pol.stripe_width = 16;
+    is_str (place (2, ABQ, INT_MAX), "wait:never",
+            "INT_MAX tasks, stripe_width 16: never");
 }
 
 int main (void)

@@ -373,6 +373,27 @@ static void test_swf_messages (void)
           NS_SKIP_NEGATIVE_TIME,
           "field 9 (requested time): expected a time >= 0 or -1, "
           "got '-20'" },
+        /* Absurd times: a 9e18 submit time used to be a 2.5e15-hour
+         * makespan. */
+        { "1 9000000000000000000 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1",
+          NS_SKIP_BAD_TIME,
+          "field 2 (submit time): expected at most 7258118400 s (the year "
+          "2200), got '9000000000000000000'" },
+        { "1 0 7258118401 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1",
+          NS_SKIP_BAD_TIME,
+          "field 3 (wait time): expected at most 7258118400 s (the year "
+          "2200), got '7258118401'" },
+        { "1 0 0 1e12 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1",
+          NS_SKIP_NOT_A_NUMBER,
+          "field 4 (run time): expected a number, got '1e12'" },
+        { "1 0 0 1000000000000 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1",
+          NS_SKIP_BAD_TIME,
+          "field 4 (run time): expected at most 7258118400 s (the year "
+          "2200), got '1000000000000'" },
+        { "1 0 0 10 1 -1 -1 1 9223372036854775807 -1 1 1 1 -1 -1 -1 -1 -1",
+          NS_SKIP_BAD_TIME,
+          "field 9 (requested time): expected at most 7258118400 s (the "
+          "year 2200), got '9223372036854775807'" },
     };
 
     for (size_t i = 0; i < sizeof (tab) / sizeof (tab[0]); i++) {
@@ -724,6 +745,93 @@ static void test_sacct_raw (void)
     ns_trace_close (t);
 }
 
+/* Extreme epochs: End - Start and Start - Submit overflowed int64. */
+static void test_sacct_extreme (void)
+{
+    static const struct want_skip skips[] = {
+        { NS_SKIP_BAD_TIME, 4, { 2, 3, 4, 5 } },
+    };
+    const char *path = write_str ("extreme.txt",
+        "JobIDRaw|Submit|Start|End|AllocCPUS|State\n"
+        "1|0|-9223372036854775807|9223372036854775807|1|COMPLETED\n"
+        "2|-9223372036854775807|9223372036854775807|9223372036854775807|1|"
+        "COMPLETED\n"
+        "3|1706702400|1706702460|7258118401|1|COMPLETED\n"
+        "4|1706702400|1706702460|2200-01-01T00:00:01|1|COMPLETED\n"
+        "5|1706702400|1706702460|2199-12-31T23:59:59|1|COMPLETED\n");
+    ns_error_t err = { "" };
+    ns_tjob_t jobs[8];
+    ns_trace_t *t;
+    int n = 0, rc;
+
+    t = ns_trace_open (path, NS_TRACE_AUTO, 0, &err);
+    rc = t ? read_all (t, jobs, 8, &n, &err) : -1;
+    ok (rc == 0 && n == 1 && jobs[0].id == 5
+        && jobs[0].run == 7258118399LL - 1706702460LL,
+        "sacct extreme epochs: 4 lines skipped, the one before 2200 kept");
+    if (t) {
+        check_skips (t, skips, 1, "sacct extreme epochs");
+        is_str (ns_trace_skips (t)->skip[NS_SKIP_BAD_TIME].first,
+                "field 3 (Start): expected a time between 1970 and 2200, "
+                "got '-9223372036854775807'",
+                "sacct extreme epochs: message");
+    }
+    ns_trace_close (t);
+
+    /* Elapsed of 10^9 days is a duration beyond 2200 too. */
+    path = write_str ("elapsed.txt",
+        "JobIDRaw|Submit|Elapsed|AllocCPUS\n"
+        "1|1706702400|1000000000-00:00:00|1\n");
+    t = ns_trace_open (path, NS_TRACE_AUTO, NS_TRACE_STRICT, &err);
+    rc = t ? read_all (t, jobs, 8, &n, &err) : -2;
+    ok (rc == -1 && strstr (err.text, ":2: run time 86400000000000 s: "
+                            "expected at most 7258118400 s") != NULL,
+        "sacct: an Elapsed of 10^9 days is a bad time");
+    if (rc != -1)
+        diag ("got %d: %s", rc, err.text);
+    ns_trace_close (t);
+}
+
+/* Lines that never end: /dev/zero used to keep the reader forever. */
+static void test_endless_lines (void)
+{
+    static const char good[] = "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    char chunk[65536], want[1200];
+    ns_error_t err = { "" };
+    ns_tjob_t job;
+    ns_trace_t *t;
+
+    alarm (60);     /* before the fix: killed here, not a hang */
+    t = ns_trace_open ("/dev/zero", NS_TRACE_AUTO, 0, &err);
+    ok (t == NULL && errno == EINVAL, "/dev/zero: open fails with EINVAL");
+    is_str (err.text, "/dev/zero: line 1: not a text trace (binary data)",
+            "/dev/zero: message");
+    ns_trace_close (t);
+
+    /* a good line, then 65 MiB of digits without a newline (gzip keeps
+     * the file small) */
+    const char *path = tmpfile_path ("endless.swf.gz");
+    gzFile gz = gzopen (path, "wb1");
+    memset (chunk, '7', sizeof (chunk));
+    int bad = !gz || gzwrite (gz, good, sizeof (good) - 1) <= 0;
+    for (int i = 0; !bad && i < 65 * 16; i++)
+        bad = gzwrite (gz, chunk, sizeof (chunk)) != (int)sizeof (chunk);
+    if (!gz || gzclose (gz) != Z_OK || bad) {
+        diag ("cannot write %s", path);
+        exit (1);
+    }
+    t = ns_trace_open (path, NS_TRACE_AUTO, 0, &err);
+    ok (t && ns_trace_next (t, &job, &err) == 1,
+        "endless line: the job before it is read");
+    ok (t && ns_trace_next (t, &job, &err) == -1 && errno == EINVAL,
+        "endless line: a hard error, not a skip");
+    snprintf (want, sizeof (want), "%s: line 2: longer than %d bytes: not a "
+              "text trace", path, NS_TRACE_LINE_GIVE_UP);
+    is_str (err.text, want, "endless line: message");
+    ns_trace_close (t);
+    alarm (0);
+}
+
 static void test_sacct_header (void)
 {
     static const struct {
@@ -889,7 +997,8 @@ static void remove_tmpdir (void)
         "one.swf", "empty.swf", "blank.swf", "header.swf", "elf.swf",
         "elf.swf.gz", "noise.bin", "text.txt", "many.swf.gz", "cut.swf.gz",
         "cut20.swf.gz", "bad.swf.gz", "long.swf", "nul.swf", "nonl.swf",
-        "raw.txt", "hdr.txt",
+        "raw.txt", "hdr.txt", "extreme.txt", "elapsed.txt",
+        "endless.swf.gz",
     };
     for (size_t i = 0; i < sizeof (files) / sizeof (files[0]); i++)
         unlink (tmpfile_path (files[i]));
@@ -911,6 +1020,8 @@ int main (void)
     test_sacct_small ();
     test_sacct_raw ();
     test_sacct_header ();
+    test_sacct_extreme ();
+    test_endless_lines ();
     for (size_t i = 0; i < sizeof (reals) / sizeof (reals[0]); i++)
         test_real (&reals[i]);
 
