@@ -45,6 +45,7 @@
 
 #include "identity.h"
 #include "idlex.h"
+#include "idtables.h"
 #include "nsutil.h"
 #include "progtab.h"
 
@@ -55,412 +56,6 @@
 /* Script functions remembered: real scripts define a few, and a bound keeps
  * a hostile script linear. */
 #define MAX_FUNCTIONS 64
-
-/*
- * Name tables
- */
-
-static bool in_list (const char *const *list, const char *w)
-{
-    for (; list && *list; list++) {
-        if (strcmp (*list, w) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* Commands that prepare, tidy up or report, but are not the job's work. */
-static const char *const housekeeping[] = {
-    /* shell builtins */
-    ":", ".", "[", "[[", "alias", "bg", "break", "builtin", "cd",
-    "continue", "declare", "dirs", "echo", "eval", "exit", "export", "false",
-    "fg", "getopts", "hash", "jobs", "kill", "let", "local", "popd", "printf",
-    "pushd", "pwd", "read", "readonly", "return", "set", "shift", "shopt",
-    "source", "test", "times", "trap", "true", "type", "typeset", "ulimit",
-    "umask", "unalias", "unset", "wait",
-    /* environment setup */
-    "module", "ml", "modulecmd", "spack", "conda", "mamba", "micromamba",
-    "activate", "deactivate", "pip", "pip3", "virtualenv",
-    /* files, text and reports */
-    "awk", "basename", "bc", "bunzip2", "bzip2", "cat", "chgrp", "chmod",
-    "chown", "cmp", "cp", "curl", "cut", "date", "df", "diff", "dirname",
-    "du", "egrep", "expr", "fgrep", "file", "find", "free", "gawk", "git",
-    "grep", "gunzip", "gzip", "head", "hostname", "id", "ldd", "lfs", "ln",
-    "logger", "ls", "lscpu", "mail", "mailx", "md5sum", "mkdir", "mktemp",
-    "mv", "nproc", "nvidia-smi", "printenv", "ps", "readlink", "realpath",
-    "rm", "rmdir", "rsync", "scp", "sed", "seq", "sha256sum", "sleep", "sort",
-    "stat", "sync", "tail", "tar", "tee", "touch", "tr", "uname", "uniq",
-    "unzip", "uptime", "wc", "wget", "which", "whoami", "xargs", "xz", "zip",
-    "zstd",
-    /* Slurm client commands */
-    "sacct", "sbatch", "sbcast", "scancel", "scontrol", "seff", "sinfo",
-    "squeue", "sstat",
-    NULL,
-};
-
-/* Words in front of a command that the command still follows. */
-static const char *const prefix_keywords[] = {
-    "if", "then", "else", "elif", "do", "while", "until", "!", "{", NULL,
-};
-
-/* Words that start something other than a simple command. */
-static const char *const not_commands[] = {
-    "for", "select", "case", "function", "fi", "done", "esac", "}", "in",
-    "]]", NULL,
-};
-
-/*
- * Options
- */
-
-/* Which options of a command take arguments, so that the first word after
- * them is the operand (the program, the image, ...). */
-struct optspec {
-    const char *shortargs;      /* getopt(3) letters taking an argument */
-    const char *const *args;    /* whole words taking one argument */
-    const char *const *args2;   /* whole words taking two (-genv NAME VAL) */
-    bool plus;                  /* +opt words are options too */
-};
-
-static bool is_option (const struct optspec *spec, const char *o)
-{
-    if (o[0] == '-' && o[1] != '\0')
-        return true;
-    return spec->plus && o[0] == '+' && o[1] != '\0';
-}
-
-/* getopt(3) clustering: in "-ln4" or "-ln 4", -n takes "4". */
-static int short_nargs (const char *shortargs, const char *cluster)
-{
-    for (const char *c = cluster; *c; c++) {
-        if (strchr (shortargs, *c))
-            return c[1] == '\0' ? 1 : 0;
-    }
-    return 0;
-}
-
-/* How many words after option o are its arguments. */
-static int option_nargs (const struct optspec *spec, const char *o,
-                         const char *next)
-{
-    if (o[0] == '-' && o[1] == '-' && strchr (o, '='))
-        return 0;
-    if (in_list (spec->args2, o))
-        return next && strchr (next, '=') ? 1 : 2;  /* -genv A=1 form */
-    if (in_list (spec->args, o))
-        return 1;
-    if (spec->shortargs && o[0] == '-' && o[1] != '-')
-        return short_nargs (spec->shortargs, o + 1);
-    return 0;
-}
-
-/* Index of the first word from i on that is neither an option nor an
- * option's argument; "--" ends the options.  May be n. */
-static int skip_options (const struct optspec *spec, char **w, int n, int i)
-{
-    while (i < n) {
-        if (strcmp (w[i], "--") == 0)
-            return i + 1;
-        if (!is_option (spec, w[i]))
-            break;
-        i += 1 + option_nargs (spec, w[i], i + 1 < n ? w[i + 1] : NULL);
-    }
-    return i < n ? i : n;
-}
-
-/*
- * Launchers: the program they start is the job's program
- */
-
-static const char *const srun_args[] = {
-    "--accel-bind", "--account", "--acctg-freq", "--bb", "--bbf", "--begin",
-    "--chdir", "--cluster-constraint", "--clusters", "--comment",
-    "--constraint", "--container", "--container-id", "--context",
-    "--core-spec", "--cores-per-socket", "--cpu-bind", "--cpu_bind",
-    "--cpu-freq", "--cpus-per-gpu", "--cpus-per-task", "--deadline",
-    "--delay-boot", "--dependency", "--distribution", "--epilog", "--error",
-    "--exclude", "--export", "--extra", "--extra-node-info", "--gid",
-    "--gpu-bind", "--gpu-freq", "--gpus", "--gpus-per-node",
-    "--gpus-per-socket", "--gpus-per-task", "--gres", "--gres-flags",
-    "--het-group", "--hint", "--input", "--job-name", "--jobid",
-    "--licenses", "--mail-type", "--mail-user", "--mcs-label", "--mem",
-    "--mem-bind", "--mem_bind", "--mem-per-cpu", "--mem-per-gpu",
-    "--mincpus", "--mpi", "--network", "--nodefile", "--nodelist", "--nodes",
-    "--ntasks", "--ntasks-per-core", "--ntasks-per-gpu", "--ntasks-per-node",
-    "--ntasks-per-socket", "--open-mode", "--output", "--partition",
-    "--power", "--prefer", "--prolog", "--profile", "--qos", "--relative",
-    "--reservation", "--segment", "--signal", "--slurmd-debug",
-    "--sockets-per-node", "--switches", "--task-epilog", "--task-prolog",
-    "--tasks-per-node", "--thread-spec", "--threads", "--threads-per-core",
-    "--time", "--time-min", "--tmp", "--tres-bind", "--tres-per-task",
-    "--uid", "--wait", "--wckey", NULL,
-};
-
-/* srun's own getopt string: "+A:b:B:c:C:d:D:e:EF:G:hHi:I::jJ:k::K::..." */
-static const struct optspec srun_spec = {
-    .shortargs = "AbBcCdDeFGiJLmMnNopqrStTwWx",
-    .args = srun_args,
-};
-
-/* Open MPI, PRRTE, MPICH and Intel MPI (Hydra) take single-dash long
- * options, so these are matched as whole words. */
-static const char *const mpi_args[] = {
-    "-n", "-np", "--np", "-c", "-N", "-npernode", "--npernode",
-    "-npersocket", "--npersocket", "-ppn", "-perhost", "-H", "-host",
-    "--host", "-hosts", "-hostfile", "--hostfile", "-machinefile",
-    "--machinefile", "-machine", "-f", "-default-hostfile",
-    "--default-hostfile", "-rf", "-rankfile", "--rankfile", "-x", "-wdir",
-    "--wdir", "-wd", "--wd", "-path", "--path", "-prefix", "--prefix", "-am",
-    "--am", "--tune", "-output-filename", "--output-filename", "-app",
-    "--app", "-cpus-per-proc", "--cpus-per-proc", "-cpus-per-rank",
-    "--cpus-per-rank", "-map-by", "--map-by", "-bind-to", "--bind-to",
-    "-rank-by", "--rank-by", "-binding", "-timeout", "--timeout", "-stdin",
-    "--stdin", "--personality", "--launch-agent", "-launcher",
-    "-launcher-exec", "-bootstrap", "-bootstrap-exec", "-rmk", "-iface",
-    "-genvlist", "-envlist", "-configfile", "-outfile-pattern",
-    "-errfile-pattern", "-gtool", "-umask", "-nameserver", "-demux",
-    "-usize", "-localhost", "--output", "--display", "-tmpdir", "--tmpdir",
-    NULL,
-};
-
-static const char *const mpi_args2[] = {
-    "-mca", "--mca", "-gmca", "--gmca", "--prtemca", "--pmixmca", "-genv",
-    "-env", NULL,
-};
-
-static const struct optspec mpi_spec = {
-    .args = mpi_args,
-    .args2 = mpi_args2,
-};
-
-static const char *const aprun_args[] = {
-    "-n", "-N", "-d", "-cc", "-cp", "-D", "-e", "-E", "-F", "-j", "-L", "-m",
-    "-p", "-r", "-R", "-S", "-sl", "-sn", "-t", "-a", NULL,
-};
-
-static const struct optspec aprun_spec = {
-    .args = aprun_args,
-};
-
-static const char *const ibrun_args[] = {
-    "-n", "-np", "-o", NULL,
-};
-
-static const struct optspec ibrun_spec = {
-    .args = ibrun_args,
-};
-
-static const char *const charmrun_args[] = {
-    "+p", "++p", "++n", "++ppn", "++nodelist", "++nodegroup", "++runscript",
-    "++remote-shell", "++batch", "++timeout", "++debugger", "++server-port",
-    "-n", "-np", NULL,
-};
-
-static const struct optspec charmrun_spec = {
-    .args = charmrun_args,
-    .plus = true,
-};
-
-struct launcher {
-    const char *name;
-    const struct optspec *spec;
-};
-
-static const struct launcher launchers[] = {
-    { "srun", &srun_spec },
-    { "mpirun", &mpi_spec },
-    { "mpiexec", &mpi_spec },
-    { "mpiexec.hydra", &mpi_spec },
-    { "mpirun.openmpi", &mpi_spec },
-    { "mpirun.mpich", &mpi_spec },
-    { "mpiexec.openmpi", &mpi_spec },
-    { "mpiexec.mpich", &mpi_spec },
-    { "mpirun_rsh", &mpi_spec },
-    { "orterun", &mpi_spec },
-    { "prun", &mpi_spec },
-    { "aprun", &aprun_spec },
-    { "ibrun", &ibrun_spec },
-    { "charmrun", &charmrun_spec },
-    { NULL, NULL },
-};
-
-/*
- * Wrappers: run the command that follows them
- */
-
-enum wshape {
-    W_PLAIN,        /* options, then the command */
-    W_ENV,          /* options, NAME=value and "-", then the command */
-    W_OPERAND,      /* options, one operand (mask, duration), the command */
-    W_PRIORITY,     /* options, an optional numeric priority, the command */
-    W_SUBCOMMAND,   /* a subcommand (perf stat), options, the command */
-};
-
-struct wrapper {
-    const char *name;
-    struct optspec spec;
-    enum wshape shape;
-    const char *const *stops;   /* options after which nothing is run */
-};
-
-static const char *const time_args[] = { "--format", "--output", NULL };
-static const char *const timeout_args[] = {
-    "--kill-after", "--signal", NULL,
-};
-static const char *const env_args[] = {
-    "--unset", "--chdir", "--split-string", NULL,
-};
-static const char *const nice_args[] = { "--adjustment", NULL };
-static const char *const numactl_args[] = {
-    "--interleave", "--weighted-interleave", "--preferred",
-    "--preferred-many", "--cpubind", "--cpunodebind", "--physcpubind",
-    "--membind", "--shm", "--file", "--offset", "--length", "--shmmode",
-    "--shmid", NULL,
-};
-static const char *const stdbuf_args[] = {
-    "--input", "--output", "--error", NULL,
-};
-static const char *const chrt_args[] = {
-    "--sched-runtime", "--sched-period", "--sched-deadline", NULL,
-};
-static const char *const perf_args[] = {
-    "--event", "--repeat", "--output", "--field-separator", "--cgroup",
-    "--cpu", "--interval-print", "--metrics", "--delay", "--freq",
-    "--count", "--mmap-pages", "--branch-filter", "--uid", "--tid", "--pid",
-    "--call-graph", "--post", "--pre", "--log-fd", NULL,
-};
-static const char *const perf_subcommands[] = {
-    "stat", "record", "trace", "mem", "c2c", NULL,
-};
-static const char *const forge_args[] = {
-    "-n", "--np", "--processes", "--nodes", "--procs-per-node", "--mpi",
-    "--mpiargs", "--log", "--session", "--config", "--trace-at",
-    "--break-at", "--snapshot-interval", "-o", "--output", NULL,
-};
-static const char *const command_stops[] = { "-v", "-V", NULL };
-
-static const struct wrapper wrappers[] = {
-    { "time", { .shortargs = "fo", .args = time_args }, W_PLAIN, NULL },
-    { "timeout", { .shortargs = "ks", .args = timeout_args }, W_OPERAND,
-      NULL },
-    { "env", { .shortargs = "CSu", .args = env_args }, W_ENV, NULL },
-    { "nice", { .shortargs = "n", .args = nice_args }, W_PLAIN, NULL },
-    { "ionice", { .shortargs = "cn" }, W_PLAIN, NULL },
-    { "numactl", { .shortargs = "iwpPcCNmSfoLMI", .args = numactl_args },
-      W_PLAIN, NULL },
-    { "taskset", { 0 }, W_OPERAND, NULL },
-    { "stdbuf", { .shortargs = "ioe", .args = stdbuf_args }, W_PLAIN, NULL },
-    { "nohup", { 0 }, W_PLAIN, NULL },
-    { "setsid", { 0 }, W_PLAIN, NULL },
-    { "exec", { .shortargs = "a" }, W_PLAIN, NULL },
-    { "command", { 0 }, W_PLAIN, command_stops },
-    { "chrt", { .shortargs = "TPD", .args = chrt_args }, W_PRIORITY, NULL },
-    { "perf", { .shortargs = "eroxGCIMDFcmjutp", .args = perf_args },
-      W_SUBCOMMAND, NULL },
-    { "valgrind", { 0 }, W_PLAIN, NULL },
-    { "likwid-pin", { .shortargs = "cdsV" }, W_PLAIN, NULL },
-    { "likwid-perfctr", { .shortargs = "cCgtSTVoM" }, W_PLAIN, NULL },
-    { "ddt", { .args = forge_args }, W_PLAIN, NULL },
-    { "map", { .args = forge_args }, W_PLAIN, NULL },
-    { "perf-report", { .args = forge_args }, W_PLAIN, NULL },
-    { "task_affinity", { 0 }, W_PLAIN, NULL },
-    { "tacc_affinity", { 0 }, W_PLAIN, NULL },
-    { .name = NULL },
-};
-
-/* apptainer/singularity exec|run [options] IMAGE [command] */
-static const char *const container_args[] = {
-    "--bind", "--home", "--workdir", "--overlay", "--scratch", "--env",
-    "--env-file", "--pwd", "--cwd", "--app", "--security", "--network",
-    "--network-args", "--dns", "--hostname", "--mount", "--no-mount",
-    "--drop-caps", "--add-caps", "--apply-cgroups", "--cpus",
-    "--cpuset-cpus", "--cpuset-mems", "--cpu-shares", "--memory",
-    "--memory-reservation", "--memory-swap", "--blkio-weight",
-    "--pids-limit", "--fusemount", "--pem-path", "--authfile", "--library",
-    "--containlibs", NULL,
-};
-
-static const struct optspec container_spec = {
-    .shortargs = "BHWoS",
-    .args = container_args,
-};
-
-static const char *const containers[] = { "apptainer", "singularity", NULL };
-
-/* bash [options] -c 'CMD' | bash [options] SCRIPT */
-static const char *const shell_args[] = {
-    "-o", "+o", "-O", "+O", "--rcfile", "--init-file", NULL,
-};
-
-static const struct optspec shell_spec = {
-    .args = shell_args,
-    .plus = true,
-};
-
-static const char *const shells[] = {
-    "bash", "sh", "dash", "zsh", "ksh", "csh", "tcsh", NULL,
-};
-
-/*
- * Interpreters: the script they run names the program
- */
-
-struct interp {
-    const char *name;           /* also name + version: python3.11 */
-    const char *const *args;    /* options taking an argument */
-    const char *const *code;    /* options whose argument is inline code */
-    const char *const *prog;    /* options whose argument is the program */
-    const char *subcommand;     /* R CMD BATCH: skip it and the next word */
-};
-
-static const char *const python_args[] = {
-    "-W", "-X", "--check-hash-based-pycs", NULL,
-};
-static const char *const python_code[] = { "-c", NULL };
-static const char *const python_prog[] = { "-m", NULL };
-static const char *const java_args[] = {
-    "-cp", "-classpath", "--class-path", "-p", "--module-path",
-    "--add-modules", "--add-opens", "--add-exports", NULL,
-};
-static const char *const java_prog[] = { "-jar", "-m", "--module", NULL };
-static const char *const r_code[] = { "-e", NULL };
-static const char *const r_prog[] = { "-f", "--file", NULL };
-static const char *const julia_args[] = {
-    "-t", "--threads", "-p", "--procs", "-J", "--sysimage", "-L", "--load",
-    "--machine-file", "-C", "--cpu-target", "--heap-size-hint", "-H",
-    "--home", NULL,
-};
-static const char *const julia_code[] = {
-    "-e", "--eval", "-E", "--print", NULL,
-};
-static const char *const perl_args[] = { "-I", NULL };
-static const char *const perl_code[] = { "-e", "-E", NULL };
-static const char *const ruby_args[] = { "-I", "-r", "-C", NULL };
-static const char *const node_args[] = {
-    "-r", "--require", "--import", NULL,
-};
-static const char *const node_code[] = {
-    "-e", "--eval", "-p", "--print", NULL,
-};
-static const char *const octave_args[] = { "-p", "--path", NULL };
-static const char *const octave_code[] = { "--eval", NULL };
-static const char *const matlab_args[] = { "-logfile", "-sd", NULL };
-static const char *const matlab_code[] = { "-r", "-batch", NULL };
-
-static const struct interp interps[] = {
-    { "python", python_args, python_code, python_prog, NULL },
-    { "pypy", python_args, python_code, python_prog, NULL },
-    { "java", java_args, NULL, java_prog, NULL },
-    { "Rscript", NULL, r_code, NULL, NULL },
-    { "R", NULL, r_code, r_prog, "CMD" },
-    { "julia", julia_args, julia_code, NULL, NULL },
-    { "perl", perl_args, perl_code, NULL, NULL },
-    { "ruby", ruby_args, perl_code, NULL, NULL },
-    { "node", node_args, node_code, NULL, NULL },
-    { "octave", octave_args, octave_code, NULL, NULL },
-    { "matlab", matlab_args, matlab_code, NULL, NULL },
-    { NULL, NULL, NULL, NULL, NULL },
-};
 
 /*
  * Word predicates
@@ -566,7 +161,7 @@ struct eval {
     char *name;         /* result; at least as long as the script */
     size_t cap;
     int depth;          /* bash -c nesting */
-    int hops;           /* wrappers peeled in this command */
+    int hops;           /* idt_wrappers peeled in this command */
     bool nomem;
     const char *funcs;  /* functions the script defined, NUL-separated */
     size_t funcslen;
@@ -601,7 +196,7 @@ static bool is_options_variable (char **w, int n, int i)
 static int eval_launcher (struct eval *e, const struct launcher *l, char **w,
                           int n)
 {
-    int i = skip_options (l->spec, w, n, 1);
+    int i = idt_skip_options (l->spec, w, n, 1);
     while (i < n && (ns_idlex_is_number (w[i]) || is_assignment (w[i])
                      || is_options_variable (w, n, i)))
         i++;
@@ -613,13 +208,13 @@ static int eval_wrapper (struct eval *e, const struct wrapper *wr, char **w,
 {
     int i = 1;
     if (wr->shape == W_SUBCOMMAND) {
-        if (n < 2 || !in_list (perf_subcommands, w[1]))
+        if (n < 2 || !idt_in_list (idt_perf_subcommands, w[1]))
             return K_NONE;
         i = 2;
     }
-    i = skip_options (&wr->spec, w, n, i);
+    i = idt_skip_options (&wr->spec, w, n, i);
     for (int j = 1; j < i; j++) {
-        if (in_list (wr->stops, w[j]))
+        if (idt_in_list (wr->stops, w[j]))
             return K_NONE;
     }
     if (wr->shape == W_ENV && i < n && strcmp (w[i], "-") == 0)
@@ -671,7 +266,7 @@ static int eval_container (struct eval *e, char **w, int n)
     bool run = strcmp (w[1], "run") == 0;
     if (!run && strcmp (w[1], "exec") != 0)
         return K_NONE;
-    int i = skip_options (&container_spec, w, n, 2);
+    int i = idt_skip_options (&idt_container_spec, w, n, 2);
     if (i >= n)
         return K_NONE;
     char *image = w[i++];
@@ -684,14 +279,14 @@ static int eval_shell (struct eval *e, char **w, int n)
 {
     bool cmd = false;
     int i = 1;
-    while (i < n && is_option (&shell_spec, w[i])) {
+    while (i < n && idt_is_option (&idt_shell_spec, w[i])) {
         if (strcmp (w[i], "--") == 0) {
             i++;
             break;
         }
         if (w[i][0] == '-' && w[i][1] != '-' && strchr (w[i] + 1, 'c'))
             cmd = true;
-        i += 1 + option_nargs (&shell_spec, w[i], i + 1 < n ? w[i + 1] : NULL);
+        i += 1 + idt_option_nargs (&idt_shell_spec, w[i], i + 1 < n ? w[i + 1] : NULL);
     }
     if (i >= n)
         return K_NONE;
@@ -756,7 +351,7 @@ static int eval_interp (struct eval *e, const struct interp *in,
                 return set_name (e, *v ? v : self);
             fallback = v;
         }
-        else if (in_list (in->args, o))
+        else if (idt_in_list (in->args, o))
             i++;
     }
     return set_name (e, fallback);
@@ -764,7 +359,7 @@ static int eval_interp (struct eval *e, const struct interp *in,
 
 static const struct launcher *find_launcher (const char *name)
 {
-    for (const struct launcher *l = launchers; l->name; l++) {
+    for (const struct launcher *l = idt_launchers; l->name; l++) {
         if (strcmp (l->name, name) == 0)
             return l;
     }
@@ -773,7 +368,7 @@ static const struct launcher *find_launcher (const char *name)
 
 static const struct wrapper *find_wrapper (const char *name)
 {
-    for (const struct wrapper *wr = wrappers; wr->name; wr++) {
+    for (const struct wrapper *wr = idt_wrappers; wr->name; wr++) {
         if (strcmp (wr->name, name) == 0)
             return wr;
     }
@@ -782,7 +377,7 @@ static const struct wrapper *find_wrapper (const char *name)
 
 static const struct interp *find_interp (const char *name)
 {
-    for (const struct interp *in = interps; in->name; in++) {
+    for (const struct interp *in = idt_interps; in->name; in++) {
         if (is_version_of (name, in->name))
             return in;
     }
@@ -809,14 +404,14 @@ static int eval_program (struct eval *e, char **w, int n)
     const struct wrapper *wr = find_wrapper (name);
     if (wr)
         return eval_wrapper (e, wr, w, n);
-    if (in_list (containers, name))
+    if (idt_in_list (idt_containers, name))
         return eval_container (e, w, n);
-    if (in_list (shells, name))
+    if (idt_in_list (idt_shells, name))
         return eval_shell (e, w, n);
     const struct interp *in = find_interp (name);
     if (in)
         return eval_interp (e, in, name, w, n);
-    if (!relative && in_list (housekeeping, name))
+    if (!relative && idt_in_list (idt_housekeeping, name))
         return K_NONE;
     /* a call of the script's own function runs its body, seen already */
     if (is_function (e, name))
@@ -860,7 +455,7 @@ static int push_word (struct scan *s, char *w)
         return -1;
     s->words[s->n++] = w;
     int at = s->at;
-    if (at == s->n - 1 && in_list (prefix_keywords, w))
+    if (at == s->n - 1 && idt_in_list (idt_prefix_keywords, w))
         s->at++;
     else if (at == s->n - 1 && strcmp (w, "[[") == 0)
         s->dbracket = true;
@@ -909,7 +504,7 @@ static int eval_command (struct scan *s)
         s->case_depth--;
     if (strcmp (w0, "function") == 0 && at + 1 < s->n)
         define_function (s, s->words[at + 1]);
-    if (in_list (not_commands, w0) || strncmp (w0, "((", 2) == 0)
+    if (idt_in_list (idt_not_commands, w0) || strncmp (w0, "((", 2) == 0)
         return K_NONE;
     s->e.hops = 0;
     return eval_program (&s->e, s->words + at, s->n - at);
