@@ -574,11 +574,13 @@ int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
     int nr = 0, prev = -2;
     for (int w = 0; w < c->nwords; w++) {
         uint64_t word = c->avail[w];
+        if (busy_only)
+            word &= ~c->empty[w];       /* nodes in use only */
         while (word) {
             int n = (w << 6) + __builtin_ctzll (word);
             word &= word - 1;
             const struct node *nd = &c->nodes[n];
-            if ((allowed && !allowed[n]) || (busy_only && !nd->ntenants))
+            if (allowed && !allowed[n])
                 continue;
             int a = (nd->cores - nd->used) / unit * unit;
             if (a <= 0)
