@@ -13,6 +13,7 @@
  * slot is reused first.  Each task records what the walk saw, so that
  * explain() can tell the story after the tree has moved on.
  */
+#define _GNU_SOURCE     /* memmem */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -409,6 +410,114 @@ static int ends_with (const char *s, const char *suffix)
     return n >= m && strcasecmp (s + n - m, suffix) == 0;
 }
 
+/* One <object ...> tag from s (just past "<object"): whether it carries
+ * each of the four sets.  Values are quoted; '>' inside one does not end
+ * the tag.  Returns the end of the tag. */
+enum { XS_CPUSET = 1, XS_COMPLETE_CPUSET = 2, XS_NODESET = 4,
+       XS_COMPLETE_NODESET = 8 };
+
+static const char *xml_object_sets (const char *s, const char *end, int *sets)
+{
+    static const struct {
+        const char *name;
+        int bit;
+    } names[] = {
+        { "cpuset", XS_CPUSET }, { "complete_cpuset", XS_COMPLETE_CPUSET },
+        { "nodeset", XS_NODESET }, { "complete_nodeset", XS_COMPLETE_NODESET },
+    };
+    *sets = 0;
+    while (s < end && *s != '>') {
+        if (*s == '"' || *s == '\'') {
+            const char *q = memchr (s + 1, *s, (size_t)(end - s - 1));
+            s = q ? q + 1 : end;
+            continue;
+        }
+        if ((*s >= 'a' && *s <= 'z') || *s == '_') {
+            const char *w = s;
+            while (s < end && ((*s >= 'a' && *s <= 'z') || *s == '_'))
+                s++;
+            for (size_t i = 0; i < sizeof (names) / sizeof (names[0]); i++)
+                if (strlen (names[i].name) == (size_t)(s - w)
+                    && memcmp (w, names[i].name, (size_t)(s - w)) == 0)
+                    *sets |= names[i].bit;
+            continue;
+        }
+        s++;
+    }
+    return s;
+}
+
+int ns_cachetree_check_xml (const char *xml, size_t len, const char *name,
+                            ns_error_t *err)
+{
+    const char *s = xml, *end = xml + len;
+    int n = 0;
+    while (s < end && (s = memchr (s, '<', (size_t)(end - s)))) {
+        if ((size_t)(end - s) >= 4 && memcmp (s, "<!--", 4) == 0) {
+            const char *c = memmem (s + 4, (size_t)(end - s - 4), "-->", 3);
+            if (!c)
+                break;
+            s = c + 3;
+            continue;
+        }
+        if ((size_t)(end - s) < 8 || memcmp (s, "<object", 7) != 0
+            || (s[7] != ' ' && s[7] != '\t' && s[7] != '\n' && s[7] != '\r'
+                && s[7] != '>' && s[7] != '/')) {
+            s++;
+            continue;
+        }
+        int sets;
+        n++;
+        s = xml_object_sets (s + 7, end, &sets);
+        const char *have = NULL, *lack = NULL;
+        if (!(sets & XS_CPUSET) != !(sets & XS_COMPLETE_CPUSET)) {
+            have = sets & XS_CPUSET ? "cpuset" : "complete_cpuset";
+            lack = sets & XS_CPUSET ? "complete_cpuset" : "cpuset";
+        }
+        else if (!(sets & XS_NODESET) != !(sets & XS_COMPLETE_NODESET)) {
+            have = sets & XS_NODESET ? "nodeset" : "complete_nodeset";
+            lack = sets & XS_NODESET ? "complete_nodeset" : "nodeset";
+        }
+        if (have)
+            return ns_error_set (err, EINVAL, "%s: object %d has %s without "
+                                 "%s: not a topology hwloc exported (hwloc "
+                                 "2.9 crashes on it)", name, n, have, lack);
+    }
+    return 0;
+}
+
+/* The file's text, checked by ns_cachetree_check_xml() before hwloc reads
+ * it.  At most 64 MiB: an XML export of a thousand cores is a few. */
+static int check_xml_file (FILE *f, const char *spec, ns_error_t *err)
+{
+    const size_t max = 64u << 20;
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc (cap);
+    int rc;
+    while (buf && (got = fread (buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *more = cap < max ? realloc (buf, cap * 2) : NULL;
+            if (!more) {
+                free (buf);
+                return cap < max ? ns_error_set (err, ENOMEM, "%s: out of "
+                                                 "memory", spec)
+                                 : ns_error_set (err, EFBIG, "%s: larger "
+                                                 "than 64 MiB: not an hwloc "
+                                                 "XML topology", spec);
+            }
+            buf = more;
+            cap *= 2;
+        }
+    }
+    if (!buf)
+        return ns_error_set (err, ENOMEM, "%s: out of memory", spec);
+    rc = ferror (f) ? ns_error_set (err, EIO, "%s: read error", spec)
+                    : ns_cachetree_check_xml (buf, n, spec, err);
+    free (buf);
+    return rc;
+}
+
 static int set_source (hwloc_topology_t topo, const char *spec,
                        ns_error_t *err)
 {
@@ -421,7 +530,10 @@ static int set_source (hwloc_topology_t topo, const char *spec,
         if (!f)
             return ns_error_set (err, errno, "%s: cannot open: %s", spec,
                                  strerror (errno));
+        int rc = check_xml_file (f, spec, err);
         fclose (f);
+        if (rc < 0)
+            return -1;
         if (hwloc_topology_set_xml (topo, spec) < 0)
             return ns_error_set (err, EINVAL,
                                  "%s: not an hwloc XML topology", spec);

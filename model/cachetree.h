@@ -118,6 +118,16 @@ ns_cachetree_t *ns_cachetree_from_topology (hwloc_topology_t topo,
  * bad description or XML file, ...). */
 hwloc_topology_t ns_cachetree_topology (const char *spec, ns_error_t *err);
 
+/* Refuse XML hwloc 2.9 crashes on (hwloc's XML import dereferences a
+ * missing complete_cpuset; fixed upstream, open-mpi/hwloc#783): an
+ * <object> with a cpuset but no complete_cpuset (or a nodeset but no
+ * complete_nodeset), or the other way round.  ns_cachetree_topology()
+ * checks every XML file with it; name is for the message.  0, or -1 with
+ * errno EINVAL and "NAME: object N has cpuset without complete_cpuset:
+ * ..." in err. */
+int ns_cachetree_check_xml (const char *xml, size_t len, const char *name,
+                            ns_error_t *err);
+
 /* Set cpuset to the OS PUs of the cores in corelist: hwloc logical core
  * indices as "0-3,8" (decimal numbers and ranges N-M, N <= M, separated by
  * commas; no spaces).  -1 with errno EINVAL for bad syntax or a core the

@@ -718,6 +718,49 @@ static void test_two_l1_depths (void)
     ns_cachetree_destroy (t);
 }
 
+/* XML hwloc 2.9 crashes on is refused before hwloc sees it. */
+static void test_check_xml (void)
+{
+    static const struct {
+        const char *xml;
+        const char *msg;    /* NULL: accepted */
+    } cases[] = {
+        { "<object type=\"PU\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+          "nodeset=\"0x1\" complete_nodeset=\"0x1\"/>", NULL },
+        { "<object type=\"PU\" cpuset=\"0x1\" nodeset=\"0x1\" "
+          "complete_nodeset=\"0x1\"/>",
+          "x.xml: object 1 has cpuset without complete_cpuset" },
+        { "<object type=\"Machine\"><object type=\"Core\" "
+          "complete_nodeset=\"0x1\" cpuset=\"0x1\" "
+          "complete_cpuset=\"0x1\">",
+          "x.xml: object 2 has complete_nodeset without nodeset" },
+        /* a '>' inside a value does not end the tag */
+        { "<object info=\"a>b\" cpuset=\"0x1\"/>",
+          "x.xml: object 1 has cpuset without complete_cpuset" },
+        /* comments and other tags do not count */
+        { "<!-- <object cpuset=\"0x1\"/> --><objects cpuset=\"1\"/>"
+          "<info name=\"cpuset\"/>", NULL },
+        { "<!-- unterminated <object cpuset=\"0x1\"", NULL },
+        { "", NULL },
+    };
+    ns_error_t err;
+    for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
+        int rc = ns_cachetree_check_xml (cases[i].xml, strlen (cases[i].xml),
+                                         "x.xml", &err);
+        if (!cases[i].msg)
+            is_int (rc, 0, "check_xml accepts case %zu", i);
+        else
+            ok (rc < 0 && errno == EINVAL
+                && strncmp (err.text, cases[i].msg, strlen (cases[i].msg))
+                   == 0, "check_xml: %s", cases[i].msg);
+    }
+    char path[1024];
+    fixture ("pu-without-complete-cpuset.xml", path, sizeof (path));
+    ok (ns_cachetree_load (path, NULL, &err) == NULL && errno == EINVAL
+        && strstr (err.text, "object 6 has cpuset without complete_cpuset"),
+        "a file hwloc 2.9 would crash on is refused: %s", err.text);
+}
+
 /*
  * Oracle: design.md section 6 written naively over hwloc objects, without
  * the tree's slices.  Occupancy is read back from the tree (whose sums the
@@ -908,6 +951,7 @@ int main (void)
     test_xml ();
     test_xml_cache_without_cores ();
     test_two_l1_depths ();
+    test_check_xml ();
     test_oracle ("oracle AMD", AMD, 1.0);
     test_oracle ("oracle AMD sigma 0.5", AMD, 0.5);
     test_oracle ("oracle groups", GROUPS, 1.0);
