@@ -118,6 +118,21 @@ ns_cachetree_t *ns_cachetree_from_topology (hwloc_topology_t topo,
  * bad description or XML file, ...). */
 hwloc_topology_t ns_cachetree_topology (const char *spec, ns_error_t *err);
 
+/* Refuse XML that hwloc 2.9 crashes on.  Its own parser (used when
+ * libxml2 is kept out, as the SPANK plugin does) crashes on malformed
+ * text, e.g. the 21 bytes '<topologyversion="2.0', and its XML import
+ * dereferences a missing complete_cpuset (fixed upstream,
+ * open-mpi/hwloc#783).  So xml[0..len) must be well-formed the way
+ * hwloc's exports are (one <topology> root, double-quoted values, closing
+ * tags that match, at most 256 levels deep), and every <object> with a
+ * cpuset (nodeset) must have a complete_cpuset (complete_nodeset) and the
+ * other way round.  ns_cachetree_topology() checks every XML file with
+ * it; name is for the message.  0, or -1 with errno EINVAL and
+ * "NAME: not an hwloc XML topology: WHAT (byte N)" or "NAME: object N has
+ * cpuset without complete_cpuset: ..." in err. */
+int ns_cachetree_check_xml (const char *xml, size_t len, const char *name,
+                            ns_error_t *err);
+
 /* Set cpuset to the OS PUs of the cores in corelist: hwloc logical core
  * indices as "0-3,8" (decimal numbers and ranges N-M, N <= M, separated by
  * commas; no spaces).  -1 with errno EINVAL for bad syntax or a core the

@@ -62,6 +62,10 @@ check xml-cache-without-cores-all -t topologies/cache-without-cores.xml -e \
 # A unified L1 above the L1d: the L1d are the tree's L1, named once each.
 check two-l1-explain -e -t 'l1:2(size=1MiB) l1d:2(size=32KiB) core:2 pu:1' \
     32K@0 32K@0 32K@0
+# hwloc 2.9 crashes on an object with a cpuset but no complete_cpuset:
+# refused with the object's number instead (it was a SIGSEGV).
+check err-xml-without-complete-cpuset \
+    -t topologies/pu-without-complete-cpuset.xml 1K@0
 check help --help
 check err-no-task -t "$TOPO_DESKTOP"
 check err-bad-task -t "$TOPO_DESKTOP" 16K

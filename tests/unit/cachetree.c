@@ -718,6 +718,98 @@ static void test_two_l1_depths (void)
     ns_cachetree_destroy (t);
 }
 
+/* XML hwloc 2.9 crashes on is refused before hwloc sees it. */
+#define TOPO(body) "<?xml version=\"1.0\"?>\n<!DOCTYPE topology SYSTEM " \
+                   "\"hwloc2.dtd\">\n<topology version=\"2.0\">" body \
+                   "</topology>\n"
+static void test_check_xml (void)
+{
+    static const struct {
+        const char *xml;
+        const char *msg;    /* NULL: accepted */
+    } cases[] = {
+        { TOPO ("<object type=\"PU\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+                "nodeset=\"0x1\" complete_nodeset=\"0x1\"/>"), NULL },
+        { TOPO ("<object type=\"PU\" cpuset=\"0x1\" nodeset=\"0x1\" "
+                "complete_nodeset=\"0x1\"/>"),
+          "x.xml: object 1 has cpuset without complete_cpuset" },
+        { TOPO ("<object type=\"Machine\"><object type=\"Core\" "
+                "complete_nodeset=\"0x1\" cpuset=\"0x1\" "
+                "complete_cpuset=\"0x1\"/></object>"),
+          "x.xml: object 2 has complete_nodeset without nodeset" },
+        /* a '>' inside a value does not end the tag */
+        { TOPO ("<object info=\"a>b\" cpuset=\"0x1\"/>"),
+          "x.xml: object 1 has cpuset without complete_cpuset" },
+        /* comments, entities and other elements do not count */
+        { TOPO ("<!-- <object cpuset=\"0x1\"/> --><objects cpuset=\"0x1\"/>"
+                "<info name=\"cpuset\" value=\"&lt;&#60;&#x3c;\"/>"), NULL },
+        /* hwloc 2.9's own parser crashed on these 21 bytes */
+        { "<topologyversion=\"2.0",
+          "x.xml: not an hwloc XML topology: the root element is not "
+          "<topology>" },
+        { "<topology version=\"2.0",
+          "x.xml: not an hwloc XML topology: unterminated attribute "
+          "value" },
+        { TOPO ("<object type=\"PU\">"),
+          "x.xml: not an hwloc XML topology: closing tag that matches no "
+          "open element" },
+        { "<topology><object/>",
+          "x.xml: not an hwloc XML topology: <topology> is never closed" },
+        { TOPO ("<object type='PU'/>"),
+          "x.xml: not an hwloc XML topology: expected a value in double "
+          "quotes" },
+        { TOPO ("") "<topology/>",
+          "x.xml: not an hwloc XML topology: a second root element" },
+        { "<root/>", "x.xml: not an hwloc XML topology: the root element "
+          "is not <topology>" },
+        { TOPO ("<info value=\"a&b\"/>"),
+          "x.xml: not an hwloc XML topology: unterminated entity" },
+        { "<!-- unterminated <object cpuset=\"0x1\"",
+          "x.xml: not an hwloc XML topology: unterminated comment" },
+        { "", "x.xml: not an hwloc XML topology: no <topology> element" },
+        { "garbage", "x.xml: not an hwloc XML topology: text outside" },
+        /* hwloc_bitmap_sscanf() asserted on these */
+        { TOPO ("<object cpuset=\"0x00000+03\" complete_cpuset=\"0x3\"/>"),
+          "x.xml: not an hwloc XML topology: a set that is not an hwloc "
+          "bitmap" },
+        { TOPO ("<object nodeset=\",x00000001\" complete_nodeset=\"0x1\"/>"),
+          "x.xml: not an hwloc XML topology: a set that is not an hwloc "
+          "bitmap" },
+        { TOPO ("<cpukind cpuset=\"0x123456789\"/>"),
+          "x.xml: not an hwloc XML topology: a set that is not an hwloc "
+          "bitmap" },
+        { TOPO ("<object cpuset=\"0x00000100,,,,0x00000001,,0x1\" "
+                "complete_cpuset=\"0xf...f,0xffffffff,0xffffffe0\" "
+                "allowed_cpuset=\"0xf...f\" nodeset=\"0x0\" "
+                "complete_nodeset=\"0x0\"/>"), NULL },
+    };
+    ns_error_t err;
+    for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
+        int rc = ns_cachetree_check_xml (cases[i].xml, strlen (cases[i].xml),
+                                         "x.xml", &err);
+        if (!cases[i].msg)
+            ok (rc == 0, "check_xml accepts case %zu%s%s", i,
+                rc ? ": " : "", rc ? err.text : "");
+        else
+            ok (rc < 0 && errno == EINVAL
+                && strncmp (err.text, cases[i].msg, strlen (cases[i].msg))
+                   == 0, "check_xml: %s%s%s", cases[i].msg,
+                rc < 0 ? " -- " : "", rc < 0 ? err.text : "");
+    }
+    /* deeper than hwloc's recursion should go */
+    char deep[8192] = "<topology>";
+    for (int i = 0; i < 300; i++)
+        strcat (deep, "<o>");
+    ok (ns_cachetree_check_xml (deep, strlen (deep), "x.xml", &err) < 0
+        && strstr (err.text, "elements nested deeper than 256"),
+        "check_xml: 300 levels are refused: %s", err.text);
+    char path[1024];
+    fixture ("pu-without-complete-cpuset.xml", path, sizeof (path));
+    ok (ns_cachetree_load (path, NULL, &err) == NULL && errno == EINVAL
+        && strstr (err.text, "object 6 has cpuset without complete_cpuset"),
+        "a file hwloc 2.9 would crash on is refused: %s", err.text);
+}
+
 /*
  * Oracle: design.md section 6 written naively over hwloc objects, without
  * the tree's slices.  Occupancy is read back from the tree (whose sums the
@@ -908,6 +1000,7 @@ int main (void)
     test_xml ();
     test_xml_cache_without_cores ();
     test_two_l1_depths ();
+    test_check_xml ();
     test_oracle ("oracle AMD", AMD, 1.0);
     test_oracle ("oracle AMD sigma 0.5", AMD, 0.5);
     test_oracle ("oracle groups", GROUPS, 1.0);

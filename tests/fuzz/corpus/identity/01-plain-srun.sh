@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -N 2
+srun ./lmp_mpi -in in.lj

@@ -1,0 +1,1 @@
+srun -ln 4 ./hello

@@ -1,0 +1,1 @@
+time srun -n 4 ./stream_c.exe

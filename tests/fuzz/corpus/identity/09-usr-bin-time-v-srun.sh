@@ -1,0 +1,1 @@
+/usr/bin/time -v -o time.log srun ./xhpl

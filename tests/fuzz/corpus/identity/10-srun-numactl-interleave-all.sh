@@ -1,0 +1,1 @@
+srun numactl --interleave=all ./app

@@ -1,0 +1,1 @@
+srun env -u DISPLAY OMP_NUM_THREADS=4 KMP_AFFINITY=compact ./nwchem input.nw

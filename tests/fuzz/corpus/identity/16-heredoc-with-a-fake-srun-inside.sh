@@ -1,0 +1,4 @@
+cat <<EOF > job.conf
+srun fake
+EOF
+srun ./real

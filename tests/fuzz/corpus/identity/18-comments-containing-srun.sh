@@ -1,0 +1,3 @@
+# srun old_version
+#srun -n 2 ./older
+srun ./new_version # srun not_this

@@ -1,0 +1,4 @@
+srun -n 4 \
+  --cpu-bind=cores \
+  ./app \
+  --steps 100

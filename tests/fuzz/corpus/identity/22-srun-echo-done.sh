@@ -1,0 +1,1 @@
+srun -n 4 ./solver && echo done || echo failed

@@ -1,0 +1,1 @@
+srun sh -c 'cd /work && exec ./z --fast'

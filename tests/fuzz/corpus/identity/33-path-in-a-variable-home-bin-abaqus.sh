@@ -1,0 +1,1 @@
+$HOME/bin/abaqus job=beam

@@ -1,0 +1,1 @@
+srun python3 -u train.py --lr 0.1

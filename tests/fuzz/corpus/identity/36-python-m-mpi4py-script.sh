@@ -1,0 +1,1 @@
+mpirun -np 4 python -m mpi4py solver.py

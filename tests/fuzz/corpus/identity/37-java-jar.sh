@@ -1,0 +1,1 @@
+java -Xmx16g -jar /opt/gatk/gatk.jar HaplotypeCaller

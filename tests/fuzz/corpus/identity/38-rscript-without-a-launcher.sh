@@ -1,0 +1,1 @@
+Rscript --vanilla analysis.R input.csv

@@ -1,0 +1,4 @@
+case "$MODE" in
+  big|huge) srun -n 64 ./big ;;
+  *) srun -n 4 ./small ;;
+esac

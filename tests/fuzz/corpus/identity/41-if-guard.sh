@@ -1,0 +1,3 @@
+if [[ -f restart.dat && -n "$RESTART" ]]; then
+    srun ./md --restart
+fi

@@ -1,0 +1,4 @@
+run() {
+    taskset -c 0-7 ./kernel "$@"
+}
+run 1

@@ -1,0 +1,1 @@
+ibrun task_affinity ./mitgcmuv

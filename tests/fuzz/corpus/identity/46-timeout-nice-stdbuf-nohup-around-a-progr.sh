@@ -1,0 +1,1 @@
+timeout -s INT 23h nice -n 10 stdbuf -oL nohup ./longrun &

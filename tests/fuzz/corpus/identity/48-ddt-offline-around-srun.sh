@@ -1,0 +1,1 @@
+ddt --offline -o report.html srun -n 8 ./buggy

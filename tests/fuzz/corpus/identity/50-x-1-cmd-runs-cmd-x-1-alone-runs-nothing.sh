@@ -1,0 +1,2 @@
+OMP_NUM_THREADS=8
+OMP_PROC_BIND=close ./omp_app

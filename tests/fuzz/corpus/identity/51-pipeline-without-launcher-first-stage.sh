@@ -1,0 +1,1 @@
+./gen_input | ./consume > out

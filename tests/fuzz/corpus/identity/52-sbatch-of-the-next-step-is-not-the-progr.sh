@@ -1,0 +1,3 @@
+./simulate
+tar czf out.tgz out/
+sbatch next_step.sh

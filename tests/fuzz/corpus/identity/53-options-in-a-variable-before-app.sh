@@ -1,0 +1,1 @@
+mpirun $MPI_FLAGS ./app_after_flags

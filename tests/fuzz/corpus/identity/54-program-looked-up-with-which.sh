@@ -1,0 +1,1 @@
+mpirun -np 4 `which lmp_serial` -in in.lj

@@ -1,0 +1,3 @@
+python3 - <<EOF
+import os
+EOF

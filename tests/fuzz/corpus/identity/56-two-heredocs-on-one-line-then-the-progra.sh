@@ -1,0 +1,6 @@
+cat <<A <<'B'
+srun decoyA
+A
+srun decoyB
+B
+./after_two

@@ -1,0 +1,3 @@
+cat <<EOF; srun ./same_line
+srun decoy
+EOF

@@ -1,0 +1,2 @@
+NODES=$(srun hostname | sort -u)
+(cd sub && srun ./sub_app)

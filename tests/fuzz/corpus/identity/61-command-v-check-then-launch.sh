@@ -1,0 +1,1 @@
+command -v srun >/dev/null && srun ./after_check

@@ -1,0 +1,1 @@
+R CMD BATCH --no-save fit.R fit.Rout
