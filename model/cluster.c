@@ -249,6 +249,8 @@ static struct job *find_job (const ns_cluster_t *c, uint64_t id)
 /* Room for one more tenant. */
 static int tenant_reserve (struct node *n)
 {
+    if (n->ntenants < n->cap)
+        return 0;
     return ns_grow (&n->t, &n->cap, n->ntenants + 1, sizeof (*n->t), 2);
 }
 

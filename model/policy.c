@@ -1119,8 +1119,9 @@ struct what_if {
 static int what_if_release (ns_cluster_t *c, struct what_if *w, uint64_t id,
                             ns_error_t *err)
 {
-    int n = ns_job_shares (c, id, NULL, 0);
-    if (n <= 0)
+    int n;
+    const ns_share_t *shares = ns_job_shares_ref (c, id, &n);
+    if (!shares || n <= 0)
         return 0;               /* not running (any more): nothing to do */
     if (ns_grow (&w->rel, &w->caprel, w->nrel + 1, sizeof (*w->rel), 64) < 0
         || ns_grow (&w->sh, &w->capsh, w->nsh + n, sizeof (*w->sh), 256) < 0)
@@ -1129,7 +1130,7 @@ static int what_if_release (ns_cluster_t *c, struct what_if *w, uint64_t id,
         .id = id, .program = ns_job_program (c, id),
         .flags = ns_job_flags (c, id), .first = w->nsh, .n = n,
     };
-    ns_job_shares (c, id, w->sh + w->nsh, n);
+    memcpy (w->sh + w->nsh, shares, sizeof (*shares) * (size_t)n);
     if (ns_cluster_remove_job (c, id, err) < 0)
         return -1;
     w->nsh += n;
