@@ -176,7 +176,9 @@ int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
                      const int *nodes, int n, int stop_at);
 
 /* "What if these jobs ended": take the running jobs order[0..n-1] out of
- * c one by one until the policy places req, then put every one back
+ * c one by one until the policy places req, then put every one back.
+ * The first try comes after order[0] ended: callers ask when req cannot
+ * start now
  * (c is unchanged on return, whatever happens).  Jobs with equal when[]
  * (may be NULL) end together: a placement is tried only after the last of
  * them.  A try is skipped while fewer cores are free than req asks, and

@@ -555,6 +555,106 @@ static void test_place_after (void)
 
 /* Destroy functions never change errno (callers report the error that
  * made them clean up). */
+/* Property: whatever the state, the will-run answer (ns_place_after) is a
+ * time at which the run-now path admits the job on the reported nodes:
+ * with the first k jobs ended, ns_place places it, on exactly those
+ * nodes; with fewer ended it does not (the answer is the earliest). */
+static uint64_t rng_state = 88172645463325252ULL;
+static unsigned rnd (unsigned n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (unsigned)(rng_state % n);
+}
+
+static void test_will_run_agrees (void)
+{
+    static const ns_policy_kind_t kinds[] = {
+        NS_POLICY_TWINS, NS_POLICY_MIXED, NS_POLICY_SAME, NS_POLICY_PACK,
+        NS_POLICY_EXCLUSIVE, NS_POLICY_SPREAD, NS_POLICY_MIN_SLOWDOWN,
+    };
+    int trials = 0, placed_after = 0, agree = 0, earliest = 0;
+    for (int t = 0; t < 300; t++) {
+        setup (8, 8, kinds[t % 7]);
+        pol.fallback_after = t % 2 ? 0 : -1;
+        pol.small_job_cores = t % 3 ? -1 : 0;
+        uint64_t order[64];
+        int n = 0;
+        for (int j = 0; j < 40 && n < 64; j++) {
+            ns_request_t r;
+            ns_request_init (&r, 100 + j, (int)rnd (3), 1 + (int)rnd (12));
+            r.flags = NS_REQ_QUIET;
+            ns_error_t err;
+            if (ns_place (c, &pol, m, progs, &r, pl, &err) == 0
+                && pl->verdict == NS_PLACED
+                && ns_cluster_add_job (c, r.id, r.program, pl->shares, pl->n,
+                                       pl->flags, &err) == 0)
+                order[n++] = r.id;
+        }
+        /* a random order of ends */
+        for (int i = n - 1; i > 0; i--) {
+            int k = (int)rnd ((unsigned)i + 1);
+            uint64_t x = order[i];
+            order[i] = order[k];
+            order[k] = x;
+        }
+        ns_request_t q;
+        ns_request_init (&q, 999, (int)rnd (3), 1 + (int)rnd (16));
+        q.flags = NS_REQ_QUIET;
+        ns_error_t err;
+        int k = ns_place_after (c, &pol, m, progs, &q, order, NULL, n, pl,
+                                &err);
+        trials++;
+        if (k <= 0)
+            continue;
+        placed_after++;
+        ns_share_t want[16];
+        int nw = pl->n < 16 ? pl->n : 16;
+        memcpy (want, pl->shares, sizeof (*want) * (size_t)nw);
+        /* run now, with order[0..k-1] ended */
+        ns_share_t saved[64][16];
+        int savedn[64], prog[64], flg[64];
+        for (int i = 0; i < k; i++) {
+            savedn[i] = ns_job_shares (c, order[i], saved[i], 16);
+            prog[i] = ns_job_program (c, order[i]);
+            flg[i] = ns_job_flags (c, order[i]);
+            ns_cluster_remove_job (c, order[i], NULL);
+        }
+        int ok_now = ns_place (c, &pol, m, progs, &q, pl, &err) == 0
+                     && pl->verdict == NS_PLACED && pl->n == nw;
+        for (int i = 0; ok_now && i < nw; i++)
+            ok_now = pl->shares[i].node == want[i].node
+                     && pl->shares[i].cores == want[i].cores;
+        agree += ok_now;
+        /* one job fewer ended: not placed */
+        for (int i = k - 1; i >= 0; i--) {
+            if (i == k - 1) {
+                ns_cluster_add_job (c, order[i], prog[i], saved[i], savedn[i],
+                                    flg[i], NULL);
+                /* k == 1: the first try comes after one end (callers ask
+                 * when the job cannot start now) */
+                int before = k > 1
+                             && ns_place (c, &pol, m, progs, &q, pl, &err) == 0
+                             && pl->verdict == NS_PLACED;
+                earliest += !before;
+                continue;
+            }
+            ns_cluster_add_job (c, order[i], prog[i], saved[i], savedn[i],
+                                flg[i], NULL);
+        }
+        ns_error_t cerr;
+        if (ns_cluster_check (c, &cerr) < 0)
+            diag ("trial %d: %s", t, cerr.text);
+    }
+    ok (placed_after > 50, "%d of %d random trials place after some ends",
+        placed_after, trials);
+    is_int (agree, placed_after,
+            "will-run's nodes are where run-now places it at that time");
+    is_int (earliest, placed_after,
+            "and one end fewer does not place it: the earliest time");
+}
+
 static void test_destroy_errno (void)
 {
     errno = EXDEV;
@@ -620,6 +720,7 @@ int main (void)
     test_preference_fallback ();
     test_partial ();
     test_place_after ();
+    test_will_run_agrees ();
     test_destroy_errno ();
     test_errors ();
     ns_cluster_destroy (c);
