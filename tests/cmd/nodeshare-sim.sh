@@ -48,8 +48,10 @@ EOT
 : >"$tmp/empty.swf"
 expect "empty file" 1 "empty.swf: empty trace, no jobs" "$tmp/empty.swf"
 
-head -c 2000 /dev/urandom >"$tmp/garbage.bin"
-printf '\0\1\2' >>"$tmp/garbage.bin"
+# NUL bytes on the first line make it binary whatever the random rest is
+# (a random first line of printable bytes would be "unknown format").
+printf '\0\1\2\377' >"$tmp/garbage.bin"
+head -c 2000 /dev/urandom >>"$tmp/garbage.bin"
 expect "binary garbage" 1 "not a text trace (binary data)" "$tmp/garbage.bin"
 
 i=0
