@@ -60,6 +60,9 @@ for name in "$@"; do
     dict=
     [ -f "$here/$name.dict" ] && dict="-dict=$here/$name.dict"
     opts="-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -artifact_prefix=$work/"
+    # FUZZ_SEED (libFuzzer's -seed; unset: a new one each run) makes a run
+    # repeatable: CI uses a fixed one so that its result can be reproduced.
+    [ -n "${FUZZ_SEED:-}" ] && opts="$opts -seed=$FUZZ_SEED"
     # Regressions first: every input that once crashed the target.
     if [ -d "$here/crashes/$name" ] && ls "$here/crashes/$name"/* >/dev/null 2>&1; then
         # shellcheck disable=SC2086
