@@ -533,10 +533,6 @@ int ns_cluster_next_empty (const ns_cluster_t *c, int from)
     return c ? next_bit (c, c->empty, from) : -1;
 }
 
-int ns_cluster_next_avail (const ns_cluster_t *c, int from)
-{
-    return c ? next_bit (c, c->avail, from) : -1;
-}
 
 /* Scan the level whose threshold 2^k is the largest not above mincores:
  * every hit has at least half the cores asked, so few are rejected. */

@@ -83,10 +83,6 @@ int ns_node_runs_program (const ns_cluster_t *c, int node, int program);
 /* First empty node with index >= from, or -1. */
 int ns_cluster_next_empty (const ns_cluster_t *c, int from);
 int ns_cluster_nempty (const ns_cluster_t *c);
-/* First node with index >= from that is not held whole and has at least
- * one free core, or -1 (word scan: where stock packing may go). */
-int ns_cluster_next_avail (const ns_cluster_t *c, int from);
-
 /* Runs of consecutive usable nodes, the unit select/cons_tres chooses
  * from: nodes allowed (allowed may be NULL), not held whole, with tenants
  * when busy_only, and at least `unit` free cores (counted in whole units).
