@@ -283,33 +283,45 @@ static int governed_tenant (const ns_cluster_t *c, int n, int i)
     return !(ns_node_tenant_flags (c, n, i) & NS_JOB_PACKED);
 }
 
+/* The pairing rule for a governed job of program p beside one of q: -1
+ * (allowed) or the REF_* reason. */
+static int pair_refusal (const ns_policy_t *pol, int p, int q)
+{
+    int pk = pol->keep_program;
+    switch (pol->kind) {
+    case NS_POLICY_TWINS:
+        if (q == p && p != NS_PROGRAM_UNKNOWN)
+            return REF_TWIN;
+        break;
+    case NS_POLICY_SAME:
+        if (q != p || p == NS_PROGRAM_UNKNOWN)
+            return REF_PAIRING;
+        break;
+    case NS_POLICY_KEEP:
+        /* P only with P; the others with each other, never twins */
+        if ((p == pk) != (q == pk))
+            return REF_PAIRING;
+        if (p != pk && q == p && p != NS_PROGRAM_UNKNOWN)
+            return REF_TWIN;
+        break;
+    default:
+        break;
+    }
+    return -1;
+}
+
 /* Pairing rule of the policy for program p joining node n. */
 static int pairing_refusal (const struct decide *d, int n)
 {
     const ns_cluster_t *c = d->c;
-    int p = d->req->program;
     int nt = ns_node_ntenants (c, n);
-    int pk = d->pol->keep_program;
     for (int i = 0; i < nt; i++) {
         if (!governed_tenant (c, n, i))
             continue;
-        int q = ns_node_tenant_program (c, n, i);
-        switch (d->pol->kind) {
-        case NS_POLICY_TWINS:
-            if (q == p && p != NS_PROGRAM_UNKNOWN)
-                return REF_TWIN;
-            break;
-        case NS_POLICY_SAME:
-            if (q != p || p == NS_PROGRAM_UNKNOWN)
-                return REF_PAIRING;
-            break;
-        case NS_POLICY_KEEP:
-            if ((p == pk) != (q == pk))
-                return REF_PAIRING;
-            break;
-        default:
-            return -1;
-        }
+        int why = pair_refusal (d->pol, d->req->program,
+                                ns_node_tenant_program (c, n, i));
+        if (why >= 0)
+            return why;
     }
     return -1;
 }
@@ -698,17 +710,31 @@ static int validate (const ns_cluster_t *c, const ns_request_t *r,
     return 0;
 }
 
+static int sharing_kind (ns_policy_kind_t k)
+{
+    return k == NS_POLICY_MIXED || k == NS_POLICY_TWINS || k == NS_POLICY_SAME
+           || k == NS_POLICY_KEEP || k == NS_POLICY_MIN_SLOWDOWN;
+}
+
+int ns_policy_pair_allowed (const ns_policy_t *pol, const ns_interf_t *m,
+                            int p, int q)
+{
+    if (!sharing_kind (pol->kind))
+        return 0;
+    if (pair_refusal (pol, p, q) >= 0 || pair_refusal (pol, q, p) >= 0)
+        return 0;
+    if (pol->kind == NS_POLICY_MIN_SLOWDOWN
+        && ns_interf_mutual (m, p, q) > pol->max_slowdown)
+        return 0;
+    return 1;
+}
+
 static int explicit_shape (const ns_request_t *r)
 {
     return (r->flags & NS_REQ_WHOLE_NODES) || r->nodes > 0
            || r->ntasks_per_node > 0 || r->nodelist;
 }
 
-static int sharing_kind (ns_policy_kind_t k)
-{
-    return k == NS_POLICY_MIXED || k == NS_POLICY_TWINS || k == NS_POLICY_SAME
-           || k == NS_POLICY_KEEP || k == NS_POLICY_MIN_SLOWDOWN;
-}
 
 /* May a job the sharing rules hold back be packed instead?  Only under
  * the sharing policies: exclusive and spread are the study's baselines. */

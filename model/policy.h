@@ -141,6 +141,12 @@ typedef struct {
 ns_placement_t *ns_placement_create (int cap);
 void ns_placement_destroy (ns_placement_t *pl);
 
+/* May a governed job of program p share a node with one of q under the
+ * policy (both ways; min-slowdown: mutual slowdown within its limit)?
+ * 0 for policies that never share (exclusive, spread, pack). */
+int ns_policy_pair_allowed (const ns_policy_t *pol, const ns_interf_t *m,
+                            int p, int q);
+
 /* Decide.  Returns 0 with pl->verdict == NS_PLACED and the shares filled,
  * 0 with another verdict ("not now"/never; pl->explain says why), or -1
  * with errno (EINVAL: malformed request) and err filled.  Never changes c:

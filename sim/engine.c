@@ -102,6 +102,8 @@ struct ns_sim {
 
     ns_sim_end_f end_fn;
     void *end_arg;
+    ns_sim_pass_f pass_fn;
+    void *pass_arg;
     ns_sim_progress_f progress_fn;
     int progress_every;
     void *progress_arg;
@@ -268,6 +270,12 @@ void ns_sim_set_end_hook (ns_sim_t *s, ns_sim_end_f fn, void *arg)
 {
     s->end_fn = fn;
     s->end_arg = arg;
+}
+
+void ns_sim_set_pass_hook (ns_sim_t *s, ns_sim_pass_f fn, void *arg)
+{
+    s->pass_fn = fn;
+    s->pass_arg = arg;
 }
 
 void ns_sim_set_progress (ns_sim_t *s, ns_sim_progress_f fn, int every,
@@ -671,6 +679,40 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
     return D_WAIT;
 }
 
+int ns_sim_would_start (ns_sim_t *s, int program, int ntasks, int *partner,
+                        ns_error_t *err)
+{
+    ns_request_t r;
+    ns_request_init (&r, UINT64_MAX, program, ntasks);
+    r.flags = NS_REQ_QUIET;
+    if (partner)
+        *partner = NS_SIM_NO_PARTNER;
+    if (ns_place (s->c, &s->conf.policy, s->conf.model, s->conf.progs, &r,
+                  s->pl, err) < 0)
+        return -1;
+    if (s->pl->verdict != NS_PLACED)
+        return 0;
+    for (int k = 0; partner && k < s->pl->n; k++) {
+        int n = s->pl->shares[k].node;
+        for (int i = 0; i < ns_node_ntenants (s->c, n); i++)
+            if (!(ns_node_tenant_flags (s->c, n, i) & NS_JOB_PACKED)) {
+                *partner = ns_node_tenant_program (s->c, n, i);
+                return 1;
+            }
+    }
+    return 1;
+}
+
+int ns_sim_queued (const ns_sim_t *s)
+{
+    return s->qend - s->qstart;
+}
+
+int ns_sim_live (const ns_sim_t *s)
+{
+    return s->njobs - s->done;
+}
+
 static void queue_remove (ns_sim_t *s, int pos)
 {
     /* Shift the (short) prefix right: removal near the head is O(pos). */
@@ -890,6 +932,8 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
             }
         }
         if (schedule (s, err) < 0)
+            return -1;
+        if (s->pass_fn && s->pass_fn (s, s->pass_arg, err) < 0)
             return -1;
         if (s->checking) {
             s->stats.invariant_checks++;

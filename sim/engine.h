@@ -74,6 +74,12 @@ typedef struct ns_sim ns_sim_t;
 typedef int (*ns_sim_end_f) (ns_sim_t *sim, int job, void *arg,
                              ns_error_t *err);
 
+/* Called after every scheduling pass, at the pass's instant (closed
+ * experiments keep the machine saturated from it).  Jobs it adds with
+ * submit == now are scheduled in another pass at the same instant, after
+ * which it is called again.  0, or -1 with err filled (the run fails). */
+typedef int (*ns_sim_pass_f) (ns_sim_t *sim, void *arg, ns_error_t *err);
+
 ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err);
 void ns_sim_destroy (ns_sim_t *sim);
 
@@ -81,6 +87,19 @@ void ns_sim_destroy (ns_sim_t *sim);
  * before ns_sim_run(), and from an end hook with submit >= now. */
 int ns_sim_add (ns_sim_t *sim, const ns_simjob_t *job, ns_error_t *err);
 void ns_sim_set_end_hook (ns_sim_t *sim, ns_sim_end_f fn, void *arg);
+void ns_sim_set_pass_hook (ns_sim_t *sim, ns_sim_pass_f fn, void *arg);
+/* Would the policy start a job of this program and width right now, on
+ * the cluster as it is?  1 yes, 0 no, -1 error (err filled).  Changes
+ * nothing.  partner (may be NULL): the program of a job the sharing rules
+ * govern on the nodes it would get, NS_SIM_NO_PARTNER if none. */
+#define NS_SIM_NO_PARTNER (-2)
+int ns_sim_would_start (ns_sim_t *sim, int program, int ntasks, int *partner,
+                        ns_error_t *err);
+/* Jobs submitted and not yet started. */
+int ns_sim_queued (const ns_sim_t *sim);
+/* Jobs added and neither finished nor dropped (queued, running, or about
+ * to be submitted). */
+int ns_sim_live (const ns_sim_t *sim);
 /* Progress callback every `every` completed jobs (0 disables). */
 typedef void (*ns_sim_progress_f) (ns_sim_t *sim, int done, int total,
                                    void *arg);

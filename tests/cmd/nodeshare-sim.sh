@@ -154,6 +154,78 @@ else
     printf '%s\n%s\n' "$a" "$b" | sed 's/^/#   /'
 fi
 
+# The study's throughput table (de Blanche and Lundqvist, COSH 2018), the
+# acceptance of the closed experiment: every cell within 0.02.
+study="1.00 exclusive 1.00
+1.00 spread 0.63
+1.00 same 1.21
+1.00 twins 1.21
+1.00 keep:ABQ 1.21
+1.00 keep:LAM 1.19
+1.00 keep:LSD 1.24
+1.00 mixed 1.21"
+for l in 0.50 0.25; do
+    study="$study
+$l exclusive 1.00"
+    for p in spread same twins keep:ABQ keep:LAM keep:LSD mixed; do
+        study="$study
+$l $p 1.27"
+    done
+done
+"$sim" -q --closed 1.0,0.5,0.25 \
+    --policy exclusive,spread,same,twins,keep:ABQ,keep:LAM,keep:LSD,mixed \
+    >"$tmp/study.out" 2>&1
+cells=0 bad=""
+while read -r load pol want; do
+    got=$(awk -v p="$pol" -v l="$load" '$1 == p && $2 == l { print $6 }' \
+          "$tmp/study.out")
+    cells=$((cells + 1))
+    if [ -z "$got" ] || ! awk -v g="$got" -v w="$want" \
+            'BEGIN { d = g - w; exit !(d <= 0.02 && d >= -0.02) }'; then
+        bad="$bad $pol@$load=${got:-missing}(study $want)"
+    fi
+done <<EOT
+$study
+EOT
+if [ $cells = 24 ] && [ -z "$bad" ]; then
+    pass "closed experiment: the study's 24 table cells within 0.02"
+else
+    fail "closed experiment: cells off the study's table:$bad"
+    sed 's/^/#   /' "$tmp/study.out"
+fi
+
+# The mix is exact and deterministic: the seed changes nothing.
+"$sim" -q --closed 1,0.75 --seed 9 >"$tmp/seed9.out" 2>&1
+"$sim" -q --closed 1,0.75 >"$tmp/seed1.out" 2>&1
+if cmp -s "$tmp/seed1.out" "$tmp/seed9.out" && [ -s "$tmp/seed1.out" ]; then
+    pass "closed experiment: same results with seeds 1 and 9"
+else
+    fail "closed experiment: the seed changes the results"
+    diff "$tmp/seed1.out" "$tmp/seed9.out" | head -20 | sed 's/^/#   /'
+fi
+
+# Weights as shares of jobs or of work give other, documented figures:
+# half load, every job alone over two nodes: the mean of the programs'
+# spread speedups weighted by machine time (time, 1.267), by work (the
+# harmonic mean, 1.259) or by jobs (1.231: ABQ's long jobs dominate);
+# jobs still running at the horizon are not counted (+-0.002).
+for mw in time:1.267 work:1.259 jobs:1.231; do
+    mix=${mw%%:*} want=${mw#*:}
+    got=$("$sim" -q --mix "$mix" --closed 0.5 -p exclusive,twins 2>&1 |
+          awk '$1 == "twins" { print $6 }')
+    if [ -n "$got" ] && awk -v g="$got" -v w="$want" \
+            'BEGIN { d = g - w; exit !(d <= 0.002 && d >= -0.002) }'; then
+        pass "--mix $mix: twins at load 0.5 gives $want (+-0.002): $got"
+    else
+        fail "--mix $mix: twins at load 0.5 gives '$got', want $want"
+    fi
+done
+expect "bad --mix" 2 "--mix 'cores': expected time" --mix cores
+expect "--mix with a trace" 2 "--mix applies to the closed experiment only" \
+    --mix work "$tmp/good.swf"
+expect "closed load above 1" 2 "expected up to 16 loads in (0, 1]" \
+    --closed 1.5
+
 # The baseline of a trace is pack (stock Slurm).
 trace_baseline=pack
 

@@ -182,9 +182,70 @@ static void test_mixed_same_keep (void)
     is_str (place (4, LAM, 24), "wait:pairing",
             "keep:LAM: LAM refuses ABQ's nodes");
     is_str (place (5, LSD, 24), "0:12,1:12", "keep:LAM: LSD joins ABQ");
+    /* The others never pair with their own program either (the study's
+     * Keep: P with P, the rest mixed among themselves). */
+    setup (4, 24, NS_POLICY_KEEP);
+    pol.keep_program = LAM;
+    place (1, ABQ, 24);
+    place (2, LSD, 24);
+    is_str (place (3, ABQ, 24), "2:12,3:12",
+            "keep:LAM: ABQ refuses ABQ's nodes, joins LSD");
+    setup (4, 24, NS_POLICY_KEEP);
+    pol.keep_program = LAM;
+    place (1, ABQ, 24);
+    place (2, LAM, 24);
+    is_str (place (3, ABQ, 24), "wait:twin",
+            "keep:LAM: ABQ refuses ABQ (twin) and LAM (keep)");
     char name[32];
     ns_policy_name (&pol, progs, name, sizeof (name));
     is_str (name, "keep:LAM", "policy name");
+}
+
+/* The pair table closed experiments count pairings by. */
+static void test_pair_allowed (void)
+{
+    static const struct {
+        ns_policy_kind_t kind;
+        int keep;
+        const char *want;   /* AA AL AS LL LS SS */
+    } t[] = {
+        { NS_POLICY_MIXED, -1, "111111" },
+        { NS_POLICY_TWINS, -1, "011010" },
+        { NS_POLICY_SAME, -1, "100101" },
+        { NS_POLICY_KEEP, ABQ, "100010" },
+        { NS_POLICY_KEEP, LAM, "001100" },
+        { NS_POLICY_KEEP, LSD, "010001" },
+        { NS_POLICY_MIN_SLOWDOWN, -1, "111101" },  /* LAM+LSD 1.178 > 1.15 */
+        { NS_POLICY_EXCLUSIVE, -1, "000000" },
+        { NS_POLICY_SPREAD, -1, "000000" },
+        { NS_POLICY_PACK, -1, "000000" },
+    };
+    for (size_t i = 0; i < sizeof (t) / sizeof (t[0]); i++) {
+        ns_policy_t p;
+        ns_policy_default (&p);
+        p.kind = t[i].kind;
+        p.keep_program = t[i].keep;
+        char got6[7] = "", name[32];
+        int k = 0;
+        for (int a = 0; a < 3; a++)
+            for (int b = a; b < 3; b++) {
+                int ab = ns_policy_pair_allowed (&p, m, a, b);
+                int ba = ns_policy_pair_allowed (&p, m, b, a);
+                got6[k++] = ab == ba ? (char)('0' + ab) : '?';
+            }
+        ns_policy_name (&p, progs, name, sizeof (name));
+        is_str (got6, t[i].want, "pairs allowed by %s", name);
+    }
+    /* min-slowdown refuses pairs above its limit: LAM+LSD is 1.178 for
+     * LSD, LSD+LSD 1.102. */
+    ns_policy_t p;
+    ns_policy_default (&p);
+    p.kind = NS_POLICY_MIN_SLOWDOWN;
+    p.max_slowdown = 1.15;
+    is_int (ns_policy_pair_allowed (&p, m, LAM, LSD), 0,
+            "min-slowdown 1.15: LAM+LSD refused");
+    is_int (ns_policy_pair_allowed (&p, m, LSD, LSD), 1,
+            "min-slowdown 1.15: LSD+LSD allowed");
 }
 
 static void test_min_slowdown (void)
@@ -709,6 +770,7 @@ int main (void)
     test_twins ();
     test_widths ();
     test_mixed_same_keep ();
+    test_pair_allowed ();
     test_min_slowdown ();
     test_exclusive_spread ();
     test_explicit ();
