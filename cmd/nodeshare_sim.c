@@ -858,11 +858,12 @@ static void time_update (struct closed *cl, ns_sim_t *sim)
             if (j1 < cl->njp)
                 cl->job_pairing[j1] = id;
         }
-        for (int k = 0; k < ng; k++) {
-            int j = (int)ns_node_tenant_job (c, n, gov[k]);
+        /* Every tenant counts, packed ones (pack: all) as themselves. */
+        for (int i = 0; i < nt; i++) {
+            int j = (int)ns_node_tenant_job (c, n, i);
             if (j >= 0 && j < cl->njp && cl->job_pairing[j] >= 0)
                 cl->cores[cl->job_pairing[j]] +=
-                    ns_node_tenant_cores (c, n, gov[k]);
+                    ns_node_tenant_cores (c, n, i);
         }
     }
 }

@@ -194,6 +194,18 @@ else
     sed 's/^/#   /' "$tmp/study.out"
 fi
 
+# In the study's world (every job a whole node) stock packing places
+# exactly as exclusive does: same jobs, same throughput.
+"$sim" -q --closed 1,0.5 -p pack,exclusive >"$tmp/pe.out" 2>&1
+pe=$(awk '$1 == "pack" || $1 == "exclusive" { print $2, $3, $6 }' \
+     "$tmp/pe.out" | sort | uniq -c | awk '$1 == 2' | wc -l)
+if [ "$pe" = 2 ]; then
+    pass "closed experiment: pack and exclusive give the same jobs and thr"
+else
+    fail "closed experiment: pack and exclusive differ"
+    sed 's/^/#   /' "$tmp/pe.out"
+fi
+
 # The mix is exact and deterministic: the seed changes nothing.
 "$sim" -q --closed 1,0.75 --seed 9 >"$tmp/seed9.out" 2>&1
 "$sim" -q --closed 1,0.75 >"$tmp/seed1.out" 2>&1
