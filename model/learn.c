@@ -1,0 +1,750 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* learn.c - exposures from job histories, and the per-program fit
+ * (learn.h says what is fitted and how). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "learn.h"
+#include "nsutil.h"
+#include "progtab.h"
+
+/* A co-tenant on one node of a job, during one stretch of its run. */
+struct entry {
+    int k;          /* node slot within the job */
+    int q;          /* its program (NS_PROGRAM_UNKNOWN allowed) */
+    int cores;
+};
+
+struct seg {
+    double dt;
+    int first, n;   /* entries */
+};
+
+struct obs {
+    int p;
+    double runtime;
+    int striped;
+    int nnodes;
+    int first, nseg;    /* segments */
+};
+
+struct fit {
+    double logb, a;     /* log base runtime, log speedup */
+    double *c;          /* per q slot (q + 1): log slowdown */
+    ns_learn_fig_t base, speedup;
+    ns_learn_fig_t *slow;   /* per q slot */
+};
+
+struct ns_learn {
+    int node_cores;
+    int maxprog;        /* largest program id seen, -1 none */
+    struct obs *obs;
+    int nobs, capobs;
+    struct seg *seg;
+    int nseg, capseg;
+    struct entry *ent;
+    int nent, capent;
+    struct fit *fit;    /* per program, after ns_learn_fit () */
+    int nfit;
+    int nq;             /* q slots in the fit: maxprog + 2 */
+};
+
+void ns_learn_opts_default (ns_learn_opts_t *o)
+{
+    o->min_observations = 5;
+    o->min_exposure = 0.05;
+    o->max_se = 0.05;
+}
+
+ns_learn_t *ns_learn_create (int node_cores, ns_error_t *err)
+{
+    if (node_cores < 1) {
+        ns_error_set (err, EINVAL, "cores per node must be at least 1, "
+                      "not %d", node_cores);
+        return NULL;
+    }
+    ns_learn_t *l = calloc (1, sizeof (*l));
+    if (!l) {
+        ns_error_set (err, ENOMEM, "out of memory");
+        return NULL;
+    }
+    l->node_cores = node_cores;
+    l->maxprog = -1;
+    return l;
+}
+
+static void free_fit (ns_learn_t *l)
+{
+    for (int p = 0; p < l->nfit; p++) {
+        free (l->fit[p].c);
+        free (l->fit[p].slow);
+    }
+    free (l->fit);
+    l->fit = NULL;
+    l->nfit = 0;
+}
+
+void ns_learn_destroy (ns_learn_t *l)
+{
+    if (!l)
+        return;
+    int saved = errno;
+    free_fit (l);
+    free (l->obs);
+    free (l->seg);
+    free (l->ent);
+    free (l);
+    errno = saved;
+}
+
+int ns_learn_njobs (const ns_learn_t *l, int p)
+{
+    int n = 0;
+    for (int i = 0; l && i < l->nobs; i++)
+        n += l->obs[i].p == p;
+    return n;
+}
+
+int ns_learn_nprograms (const ns_learn_t *l)
+{
+    return l ? l->maxprog + 1 : 0;
+}
+
+/* ---- exposures ---- */
+
+static int check_job (const ns_learn_job_t *j, int i, ns_error_t *err)
+{
+    if (j->program < NS_PROGRAM_UNKNOWN)
+        return ns_error_set (err, EINVAL, "job %d: program id %d", i,
+                             j->program);
+    if (!isfinite (j->start) || !isfinite (j->end) || j->end < j->start)
+        return ns_error_set (err, EINVAL, "job %d: end %g before start %g",
+                             i, j->end, j->start);
+    if (j->nnodes < 1 || !j->nodes || !j->cores)
+        return ns_error_set (err, EINVAL, "job %d: no nodes", i);
+    for (int k = 0; k < j->nnodes; k++) {
+        if (j->nodes[k] < 0 || j->cores[k] < 1)
+            return ns_error_set (err, EINVAL, "job %d: node %d with %d "
+                                 "cores", i, j->nodes[k], j->cores[k]);
+        for (int m = 0; m < k; m++)
+            if (j->nodes[m] == j->nodes[k])
+                return ns_error_set (err, EINVAL, "job %d: node %d listed "
+                                     "twice", i, j->nodes[k]);
+    }
+    return 0;
+}
+
+static int cmp_double (const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int cores_on (const ns_learn_job_t *j, int node)
+{
+    for (int k = 0; k < j->nnodes; k++)
+        if (j->nodes[k] == node)
+            return j->cores[k];
+    return 0;
+}
+
+int ns_learn_add_history (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
+                          ns_error_t *err)
+{
+    int maxnode = -1;
+    for (int i = 0; i < n; i++) {
+        if (check_job (&jobs[i], i, err) < 0)
+            return -1;
+        for (int k = 0; k < jobs[i].nnodes; k++)
+            if (jobs[i].nodes[k] > maxnode)
+                maxnode = jobs[i].nodes[k];
+    }
+    int nobs0 = l->nobs, nseg0 = l->nseg, nent0 = l->nent;
+    /* Jobs per node (CSR). */
+    int *count = calloc ((size_t)maxnode + 2, sizeof (int));
+    int *onnode = NULL;
+    double *bp = NULL;
+    int capbp = 0, rc = -1, total = 0;
+    if (!count)
+        goto oom;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < jobs[i].nnodes; k++) {
+            count[jobs[i].nodes[k] + 1]++;
+            total++;
+        }
+    for (int v = 0; v <= maxnode; v++)
+        count[v + 1] += count[v];
+    onnode = malloc (sizeof (int) * (total ? total : 1));
+    int *fill = calloc ((size_t)maxnode + 1, sizeof (int));
+    if (!onnode || !fill) {
+        free (fill);
+        goto oom;
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < jobs[i].nnodes; k++) {
+            int v = jobs[i].nodes[k];
+            onnode[count[v] + fill[v]++] = i;
+        }
+    free (fill);
+
+    for (int i = 0; i < n; i++) {
+        const ns_learn_job_t *j = &jobs[i];
+        if (j->program > l->maxprog)
+            l->maxprog = j->program;
+        if (j->program < 0 || !(j->end > j->start))
+            continue;
+        /* Breakpoints: its start and end, and every start and end of a
+         * co-tenant inside its run. */
+        int nbp = 0;
+        if (ns_grow (&bp, &capbp, 2, sizeof (double), 64) < 0)
+            goto oom;
+        bp[nbp++] = j->start;
+        bp[nbp++] = j->end;
+        for (int k = 0; k < j->nnodes; k++) {
+            int v = j->nodes[k];
+            for (int x = count[v]; x < count[v + 1]; x++) {
+                const ns_learn_job_t *o = &jobs[onnode[x]];
+                if (onnode[x] == i || !(o->start < j->end && o->end > j->start))
+                    continue;
+                if (ns_grow (&bp, &capbp, nbp + 2, sizeof (double), 64) < 0)
+                    goto oom;
+                if (o->start > j->start)
+                    bp[nbp++] = o->start;
+                if (o->end < j->end)
+                    bp[nbp++] = o->end;
+            }
+        }
+        qsort (bp, nbp, sizeof (double), cmp_double);
+        if (ns_grow (&l->obs, &l->capobs, l->nobs + 1, sizeof (*l->obs),
+                     256) < 0)
+            goto oom;
+        struct obs *ob = &l->obs[l->nobs];
+        int striped = j->nnodes >= 2;
+        for (int k = 0; k < j->nnodes; k++)
+            if (j->cores[k] >= l->node_cores)
+                striped = 0;
+        *ob = (struct obs){ .p = j->program, .runtime = j->end - j->start,
+                            .striped = striped, .nnodes = j->nnodes,
+                            .first = l->nseg };
+        for (int b = 0; b + 1 < nbp; b++) {
+            double t0 = bp[b], t1 = bp[b + 1];
+            if (!(t1 > t0))
+                continue;
+            double tm = 0.5 * (t0 + t1);
+            if (ns_grow (&l->seg, &l->capseg, l->nseg + 1, sizeof (*l->seg),
+                         256) < 0)
+                goto oom;
+            struct seg *sg = &l->seg[l->nseg];
+            sg->dt = t1 - t0;
+            sg->first = l->nent;
+            sg->n = 0;
+            for (int k = 0; k < j->nnodes; k++) {
+                int v = j->nodes[k];
+                for (int x = count[v]; x < count[v + 1]; x++) {
+                    const ns_learn_job_t *o = &jobs[onnode[x]];
+                    if (onnode[x] == i || !(o->start <= tm && tm < o->end))
+                        continue;
+                    if (ns_grow (&l->ent, &l->capent, l->nent + 1,
+                                 sizeof (*l->ent), 1024) < 0)
+                        goto oom;
+                    l->ent[l->nent++] = (struct entry){
+                        .k = k, .q = o->program, .cores = cores_on (o, v) };
+                    sg->n++;
+                }
+            }
+            l->nseg++;
+            ob->nseg++;
+        }
+        l->nobs++;
+    }
+    rc = 0;
+    goto out;
+oom:
+    ns_error_set (err, ENOMEM, "out of memory");
+    l->nobs = nobs0;
+    l->nseg = nseg0;
+    l->nent = nent0;
+out:
+    free (count);
+    free (onnode);
+    free (bp);
+    return rc;
+}
+
+/* ---- the fit ---- */
+
+/* Parameter layout of one program's fit: 0 log base, 1 log speedup,
+ * 2 + slot: log slowdown beside program slot - 1 (slot 0: unknown). */
+#define P_BASE 0
+#define P_SPEED 1
+#define P_SLOW 2
+
+/* log W of observation ob, and its gradient (d log W / d param) in g. */
+static double log_work (const ns_learn_t *l, const struct obs *ob,
+                        const double *theta, const unsigned char *free_,
+                        int np, double *g, double *node_sl, double *node_d)
+{
+    int nq = l->nq;
+    double sum = 0;
+    for (int k = 0; k < np; k++)
+        g[k] = 0;
+    double speed = ob->striped ? exp (theta[P_SPEED]) : 1.0;
+    for (int s = ob->first; s < ob->first + ob->nseg; s++) {
+        const struct seg *sg = &l->seg[s];
+        for (int k = 0; k < ob->nnodes; k++)
+            node_sl[k] = 0;         /* log of the node's slowdown */
+        for (int e = sg->first; e < sg->first + sg->n; e++) {
+            const struct entry *en = &l->ent[e];
+            double f = 2.0 * en->cores / l->node_cores;
+            if (f > 2.0)
+                f = 2.0;
+            double sv = exp (theta[P_SLOW + en->q + 1]);
+            node_sl[en->k] += log (1.0 + (sv - 1.0) * f);
+        }
+        int worst = 0;
+        for (int k = 1; k < ob->nnodes; k++)
+            if (node_sl[k] > node_sl[worst])
+                worst = k;
+        double rate = speed * exp (-node_sl[worst]);
+        double w = sg->dt * rate;
+        sum += w;
+        /* d log rate / d c_q on the worst node */
+        for (int q = 0; q < nq; q++)
+            node_d[q] = 0;
+        for (int e = sg->first; e < sg->first + sg->n; e++) {
+            const struct entry *en = &l->ent[e];
+            if (en->k != worst)
+                continue;
+            double f = 2.0 * en->cores / l->node_cores;
+            if (f > 2.0)
+                f = 2.0;
+            double sv = exp (theta[P_SLOW + en->q + 1]);
+            node_d[en->q + 1] -= sv * f / (1.0 + (sv - 1.0) * f);
+        }
+        for (int q = 0; q < nq; q++)
+            if (node_d[q] != 0)
+                g[P_SLOW + q] += w * node_d[q];
+    }
+    if (!(sum > 0))
+        return NAN;
+    for (int k = P_SLOW; k < np; k++)
+        g[k] /= sum;
+    g[P_BASE] = 0;
+    g[P_SPEED] = ob->striped ? 1.0 : 0.0;
+    for (int k = 0; k < np; k++)
+        if (!free_[k])
+            g[k] = 0;
+    return log (sum);
+}
+
+/* Solve A x = b (n x n symmetric positive definite, only rows/cols with
+ * use[k]) by Cholesky in place; 0, or -1 if not positive definite. */
+static int cholesky_solve (double *A, double *b, int n,
+                           const unsigned char *use)
+{
+    for (int j = 0; j < n; j++) {
+        if (!use[j])
+            continue;
+        double d = A[j * n + j];
+        for (int k = 0; k < j; k++)
+            if (use[k])
+                d -= A[j * n + k] * A[j * n + k];
+        if (!(d > 0))
+            return -1;
+        d = sqrt (d);
+        A[j * n + j] = d;
+        for (int i = j + 1; i < n; i++) {
+            if (!use[i])
+                continue;
+            double s = A[i * n + j];
+            for (int k = 0; k < j; k++)
+                if (use[k])
+                    s -= A[i * n + k] * A[j * n + k];
+            A[i * n + j] = s / d;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (!use[i])
+            continue;
+        double s = b[i];
+        for (int k = 0; k < i; k++)
+            if (use[k])
+                s -= A[i * n + k] * b[k];
+        b[i] = s / A[i * n + i];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        if (!use[i])
+            continue;
+        double s = b[i];
+        for (int k = i + 1; k < n; k++)
+            if (use[k])
+                s -= A[k * n + i] * b[k];
+        b[i] = s / A[i * n + i];
+    }
+    return 0;
+}
+
+/* Weighted sum of squared residuals at theta. */
+static double weighted_cost (const ns_learn_t *l, const int *idx, int nobs,
+                             const double *theta, const unsigned char *free_,
+                             int np, const double *wt, double *g,
+                             double *node_sl, double *node_d)
+{
+    double c = 0;
+    for (int i = 0; i < nobs; i++) {
+        double lw = log_work (l, &l->obs[idx[i]], theta, free_, np, g,
+                              node_sl, node_d);
+        double r = lw - theta[P_BASE];
+        c += wt[i] * r * r;
+    }
+    return c;
+}
+
+/* Residuals into r, the normal equations J'WJ (A) and -J'Wr (b); returns
+ * the weighted cost. */
+static double normal_eq (const ns_learn_t *l, const int *idx, int nobs,
+                         const double *theta, const unsigned char *free_,
+                         int np, const double *wt, double *g, double *A,
+                         double *b, double *r, double *node_sl,
+                         double *node_d)
+{
+    double c = 0;
+    memset (A, 0, sizeof (double) * np * np);
+    memset (b, 0, sizeof (double) * np);
+    for (int i = 0; i < nobs; i++) {
+        double lw = log_work (l, &l->obs[idx[i]], theta, free_, np, g,
+                              node_sl, node_d);
+        r[i] = lw - theta[P_BASE];
+        c += wt[i] * r[i] * r[i];
+        g[P_BASE] = -1.0;
+        for (int x = 0; x < np; x++) {
+            if (!free_[x])
+                continue;
+            b[x] -= wt[i] * g[x] * r[i];
+            for (int y = 0; y < np; y++)
+                if (free_[y])
+                    A[x * np + y] += wt[i] * g[x] * g[y];
+        }
+    }
+    return c;
+}
+
+static int cmp_abs (const void *a, const void *b)
+{
+    double x = fabs (*(const double *)a), y = fabs (*(const double *)b);
+    return (x > y) - (x < y);
+}
+
+static ns_learn_fig_t neutral (int n)
+{
+    return (ns_learn_fig_t){ .value = 1.0, .se = NAN, .n = n, .learned = 0 };
+}
+
+static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
+                        struct fit *F)
+{
+    int nq = l->nq, np = P_SLOW + nq, rc = -1;
+    int nobs = 0;
+    for (int i = 0; i < l->nobs; i++)
+        nobs += l->obs[i].p == p;
+    int *idx = malloc (sizeof (int) * (nobs ? nobs : 1));
+    int *nexp = calloc (nq, sizeof (int));
+    unsigned char *free_ = calloc (np, 1);
+    double *theta = calloc (np, sizeof (double));
+    double *g = calloc (np, sizeof (double));
+    double *A = calloc ((size_t)np * np, sizeof (double));
+    double *b = calloc (np, sizeof (double));
+    double *r = calloc (nobs ? nobs : 1, sizeof (double));
+    double *wt = calloc (nobs ? nobs : 1, sizeof (double));
+    double *tmp = calloc (nobs ? nobs : 1, sizeof (double));
+    double *node_sl = NULL, *node_d = calloc (nq, sizeof (double));
+    double *L_scratch = malloc (sizeof (double) * np * np);
+    int maxnodes = 1;
+    for (int i = 0; i < l->nobs; i++)
+        if (l->obs[i].nnodes > maxnodes)
+            maxnodes = l->obs[i].nnodes;
+    node_sl = calloc (maxnodes, sizeof (double));
+    if (!idx || !nexp || !free_ || !theta || !g || !A || !b || !r || !wt
+        || !tmp || !node_sl || !node_d || !L_scratch)
+        goto out;
+    nobs = 0;
+    int nstriped = 0, nfull = 0, nalone = 0;
+    double meanlog = 0;
+    for (int i = 0; i < l->nobs; i++) {
+        const struct obs *ob = &l->obs[i];
+        if (ob->p != p)
+            continue;
+        idx[nobs++] = i;
+        meanlog += log (ob->runtime);
+        if (ob->striped)
+            nstriped++;
+        else
+            nfull++;
+        /* time exposed to each co-tenant program (g: seen in stretch) */
+        for (int q = 0; q < nq; q++)
+            node_d[q] = 0;
+        for (int s = ob->first; s < ob->first + ob->nseg; s++) {
+            const struct seg *sg = &l->seg[s];
+            for (int q = 0; q < nq; q++)
+                g[q] = 0;
+            for (int e = sg->first; e < sg->first + sg->n; e++)
+                g[l->ent[e].q + 1] = 1;
+            for (int q = 0; q < nq; q++)
+                if (g[q] != 0)
+                    node_d[q] += sg->dt;
+        }
+        for (int q = 0; q < nq; q++)
+            if (node_d[q] > 0 && node_d[q] >= o->min_exposure * ob->runtime)
+                nexp[q]++;
+        double alone = 0;
+        for (int s = ob->first; s < ob->first + ob->nseg; s++)
+            if (l->seg[s].n == 0)
+                alone += l->seg[s].dt;
+        if (ob->striped && alone >= o->min_exposure * ob->runtime)
+            nalone++;
+    }
+    F->base = neutral (nobs);
+    F->speedup = neutral (nstriped);
+    for (int q = 0; q < nq; q++)
+        F->slow[q] = neutral (nexp[q]);
+    if (nobs == 0) {
+        rc = 0;
+        goto out;
+    }
+    meanlog /= nobs;
+    free_[P_BASE] = 1;
+    theta[P_BASE] = meanlog;
+    free_[P_SPEED] = nstriped >= o->min_observations && nfull >= 1;
+    for (int q = 0; q < nq; q++)
+        free_[P_SLOW + q] = nexp[q] >= o->min_observations;
+    /* Striped runs that were never alone tell only speedup / slowdown:
+     * neither is learned then. */
+    if (nstriped > 0 && nalone < o->min_observations) {
+        free_[P_SPEED] = 0;
+        for (int q = 0; q < nq; q++)
+            free_[P_SLOW + q] = 0;
+    }
+    int nfree = 0;
+    for (int k = 0; k < np; k++)
+        nfree += free_[k];
+    /* Parameters no observation can separate from the base are fixed:
+     * n observations fit at most n parameters. */
+    if (nfree > nobs) {
+        for (int k = np - 1; k > P_BASE && nfree > nobs; k--)
+            if (free_[k]) {
+                free_[k] = 0;
+                nfree--;
+            }
+    }
+    /* Levenberg-Marquardt on the weighted squares; then Huber weights
+     * from the residuals and again, a few rounds (IRLS). */
+    double *trial = calloc (np, sizeof (double));
+    double *diagA = calloc (np, sizeof (double));
+    if (!trial || !diagA) {
+        free (trial);
+        free (diagA);
+        goto out;
+    }
+    double *se_arr = calloc (np, sizeof (double));
+    double *L = malloc (sizeof (double) * np * np);
+    if (!se_arr || !L) {
+        free (trial);
+        free (diagA);
+        free (se_arr);
+        free (L);
+        goto out;
+    }
+    /* Fit; a figure the data cannot pin down (standard error above
+     * max_se, or not separable from the others) is fixed at neutral and
+     * the rest fitted again, the worst first. */
+    for (;;) {
+        for (int i = 0; i < nobs; i++)
+            wt[i] = 1.0;
+        for (int k = 0; k < np; k++)
+            if (!free_[k])
+                theta[k] = 0;
+        for (int round = 0; round < 6; round++) {
+            double lambda = 1e-3;
+            double cost = normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b,
+                                     r, node_sl, node_d);
+            for (int iter = 0; iter < 200 && isfinite (cost); iter++) {
+                for (int k = 0; k < np; k++)
+                    diagA[k] = A[k * np + k];
+                double gain = 0;
+                int improved = 0;
+                for (int tries = 0; tries < 30 && !improved; tries++) {
+                    double *M = L_scratch;
+                    memcpy (M, A, sizeof (double) * np * np);
+                    memcpy (trial, b, sizeof (double) * np);
+                    for (int k = 0; k < np; k++)
+                        if (free_[k])
+                            M[k * np + k] = diagA[k] * (1.0 + lambda) + 1e-12;
+                    if (cholesky_solve (M, trial, np, free_) < 0) {
+                        lambda *= 10;
+                        continue;
+                    }
+                    gain = 0;
+                    for (int k = 0; k < np; k++) {
+                        double v = theta[k];
+                        if (free_[k]) {
+                            v += trial[k];
+                            if (k != P_BASE && v > 2.0)
+                                v = 2.0;
+                            if (k != P_BASE && v < -2.0)
+                                v = -2.0;
+                            gain += (v - theta[k]) * (v - theta[k]);
+                        }
+                        trial[k] = v;
+                    }
+                    double c2 = weighted_cost (l, idx, nobs, trial, free_, np, wt,
+                                               g, node_sl, node_d);
+                    if (isfinite (c2) && c2 <= cost) {
+                        memcpy (theta, trial, sizeof (double) * np);
+                        improved = 1;
+                        lambda = lambda / 10 > 1e-12 ? lambda / 10 : 1e-12;
+                    } else {
+                        lambda *= 10;
+                    }
+                }
+                if (!improved || gain < 1e-24)
+                    break;
+                cost = normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b, r,
+                                  node_sl, node_d);
+            }
+            /* Huber weights from the residuals' robust scale */
+            normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b, r, node_sl,
+                       node_d);
+            for (int i = 0; i < nobs; i++)
+                tmp[i] = r[i];
+            qsort (tmp, nobs, sizeof (double), cmp_abs);
+            double scale = 1.4826 * fabs (tmp[nobs / 2]);
+            if (scale < 1e-12)
+                break;      /* exact fit: nothing to down-weight */
+            for (int i = 0; i < nobs; i++) {
+                double a = fabs (r[i]);
+                wt[i] = a <= 1.345 * scale ? 1.0 : 1.345 * scale / a;
+            }
+        }
+        /* Covariance: s^2 (J'WJ)^-1, column by column. */
+        double ss = normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b, r,
+                               node_sl, node_d);
+        double s2 = nobs > nfree ? ss / (nobs - nfree) : 0.0;
+        int worst = -1;
+        for (int k = 0; k < np; k++) {
+            se_arr[k] = NAN;
+            if (!free_[k])
+                continue;
+            memcpy (L, A, sizeof (double) * np * np);
+            for (int x = 0; x < np; x++)
+                b[x] = x == k ? 1.0 : 0.0;
+            /* A variance inflation above 1e6: not separable from the
+             * other figures, whatever the residuals (an exact fit has
+             * s2 = 0). */
+            if (cholesky_solve (L, b, np, free_) == 0 && isfinite (b[k])
+                && b[k] * A[k * np + k] < 1e6)
+                se_arr[k] = exp (theta[k]) * sqrt (s2 * (b[k] > 0 ? b[k] : 0));
+            if (k == P_BASE)
+                continue;
+            if (!(se_arr[k] <= o->max_se)
+                && (worst < 0 || isnan (se_arr[k])
+                    || (!isnan (se_arr[worst]) && se_arr[k] > se_arr[worst])))
+                worst = k;
+        }
+        if (worst < 0)
+            break;
+        free_[worst] = 0;
+        nfree--;
+    }
+    for (int k = 0; k < np; k++) {
+        double v = exp (theta[k]);
+        ns_learn_fig_t fig = { .value = free_[k] ? v : 1.0,
+                               .se = free_[k] ? se_arr[k] : NAN,
+                               .learned = free_[k] };
+        if (k == P_BASE) {
+            fig.n = nobs;
+            F->base = fig;
+        } else if (k == P_SPEED) {
+            fig.n = nstriped;
+            F->speedup = fig;
+        } else {
+            fig.n = nexp[k - P_SLOW];
+            F->slow[k - P_SLOW] = fig;
+        }
+    }
+    free (trial);
+    free (diagA);
+    free (se_arr);
+    free (L);
+    F->logb = theta[P_BASE];
+    F->a = theta[P_SPEED];
+    for (int q = 0; q < nq; q++)
+        F->c[q] = theta[P_SLOW + q];
+    rc = 0;
+out:
+    free (idx);
+    free (nexp);
+    free (free_);
+    free (theta);
+    free (g);
+    free (A);
+    free (b);
+    free (r);
+    free (wt);
+    free (tmp);
+    free (node_sl);
+    free (node_d);
+    free (L_scratch);
+    return rc;
+}
+
+int ns_learn_fit (ns_learn_t *l, const ns_learn_opts_t *opts, ns_error_t *err)
+{
+    ns_learn_opts_t def;
+    if (!opts) {
+        ns_learn_opts_default (&def);
+        opts = &def;
+    }
+    free_fit (l);
+    int n = l->maxprog + 1;
+    l->nq = n + 1;
+    l->fit = calloc (n ? n : 1, sizeof (*l->fit));
+    if (!l->fit)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    l->nfit = n;
+    for (int p = 0; p < n; p++) {
+        l->fit[p].c = calloc (l->nq, sizeof (double));
+        l->fit[p].slow = calloc (l->nq, sizeof (ns_learn_fig_t));
+        if (!l->fit[p].c || !l->fit[p].slow
+            || fit_program (l, p, opts, &l->fit[p]) < 0) {
+            free_fit (l);
+            return ns_error_set (err, ENOMEM, "out of memory");
+        }
+    }
+    return 0;
+}
+
+ns_learn_fig_t ns_learn_speedup (const ns_learn_t *l, int p)
+{
+    if (!l || p < 0 || p >= l->nfit)
+        return neutral (0);
+    return l->fit[p].speedup;
+}
+
+ns_learn_fig_t ns_learn_slowdown (const ns_learn_t *l, int p, int q)
+{
+    if (!l || p < 0 || p >= l->nfit || q < NS_PROGRAM_UNKNOWN
+        || q + 1 >= l->nq)
+        return neutral (0);
+    return l->fit[p].slow[q + 1];
+}
+
+ns_learn_fig_t ns_learn_base (const ns_learn_t *l, int p)
+{
+    if (!l || p < 0 || p >= l->nfit)
+        return neutral (0);
+    return l->fit[p].base;
+}

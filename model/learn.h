@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* learn.h - fit the interference model from the cluster's own job history
+ *
+ * Input: job histories, each a set of jobs of one cluster with program,
+ * start, end and the cores held on each node.  For every job the history
+ * gives its exposure: the stretches of its run and, on each of its nodes,
+ * who else ran there with how many cores.  The model (section 3 of
+ * doc/design.md) says a job of program p progresses at
+ *
+ *     rate = u_p^striped / max over its nodes of prod_q g(s_pq, 2 c_q / C)
+ *     g(s, f) = 1 + (s - 1) min(f, 2)
+ *
+ * and its work is a per-program constant B_p (repeated production inputs):
+ * B_p = sum over stretches of dt x rate.  The fit is per program, by
+ * Gauss-Newton on log B_p(job) - log B_p = 0 with Huber weights (robust to
+ * outlier runs), parameters log B_p, log u_p, log s_pq.  A figure needs
+ * min_observations jobs exposed to it for at least min_exposure of their
+ * run (u_p: striped jobs, and at least one job of p on full nodes to
+ * compare with), and a standard error within max_se; the others stay
+ * neutral and are reported as not learned (the least certain is fixed
+ * first and the rest fitted again).  u_p is only separable from the
+ * slowdowns if some striped runs spent time alone.
+ *
+ * Pure and deterministic: no I/O, no Slurm, no hwloc.
+ */
+#ifndef NODESHARE_LEARN_H
+#define NODESHARE_LEARN_H
+
+#include "nserror.h"
+
+typedef struct ns_learn ns_learn_t;
+
+typedef struct {
+    int program;          /* progtab id >= 0, or NS_PROGRAM_UNKNOWN */
+    double start, end;    /* s; end >= start */
+    int nnodes;
+    const int *nodes;     /* node indices within the history, distinct */
+    const int *cores;     /* cores held on each (>= 1) */
+} ns_learn_job_t;
+
+typedef struct {
+    int min_observations; /* jobs needed per figure (default 5) */
+    double min_exposure;  /* fraction of a job's run (default 0.05) */
+    double max_se;        /* figures less certain stay neutral (0.05) */
+} ns_learn_opts_t;
+
+typedef struct {
+    double value;         /* the figure (neutral 1.0 if not learned) */
+    double se;            /* standard error, NAN if not learned */
+    int n;                /* jobs exposed to it */
+    int learned;          /* 1: fitted with enough evidence */
+} ns_learn_fig_t;
+
+void ns_learn_opts_default (ns_learn_opts_t *o);
+
+/* node_cores: cores of a full node (the pair figures are for half of it). */
+ns_learn_t *ns_learn_create (int node_cores, ns_error_t *err);
+void ns_learn_destroy (ns_learn_t *l);
+
+/* Add the jobs of one history (node indices are local to it).  A job is
+ * striped when it holds fewer than node_cores cores on each of two or
+ * more nodes.  Jobs of unknown program are co-tenants only.  -1 with err
+ * (EINVAL) on a malformed job; nothing of the call is kept then. */
+int ns_learn_add_history (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
+                          ns_error_t *err);
+
+/* Jobs of program p kept as observations (runtime > 0). */
+int ns_learn_njobs (const ns_learn_t *l, int p);
+/* Largest program id seen + 1. */
+int ns_learn_nprograms (const ns_learn_t *l);
+
+/* Fit every program.  0, or -1 with err (ENOMEM). */
+int ns_learn_fit (ns_learn_t *l, const ns_learn_opts_t *o, ns_error_t *err);
+
+/* After ns_learn_fit(): the figures of p (and its runtime on one full
+ * node, base).  Out-of-range ids give a neutral, unlearned figure. */
+ns_learn_fig_t ns_learn_speedup (const ns_learn_t *l, int p);
+ns_learn_fig_t ns_learn_slowdown (const ns_learn_t *l, int p, int q);
+ns_learn_fig_t ns_learn_base (const ns_learn_t *l, int p);
+
+#endif /* !NODESHARE_LEARN_H */

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* learn.c - the interference-model learner (model/learn.c): exposures
+ * reconstructed from hand-made histories, and the closed loop: histories
+ * simulated by the engine with a known matrix of 4 programs (speedups and
+ * slowdowns above and below 1) give that matrix back within 0.03. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "learn.h"
+#include "progtab.h"
+#include "tap.h"
+
+static int near (double got, double want, double tol)
+{
+    return fabs (got - want) <= tol;
+}
+
+/* ---- hand-made histories ---- */
+
+static void test_hand (void)
+{
+    ns_error_t err;
+    ns_learn_t *l = ns_learn_create (24, &err);
+    ok (l != NULL, "create");
+    /* A (0): 5 runs of 100 s on a full node, 5 of 80 s striped alone
+     * (speedup 1.25), 5 striped beside B (1) holding half of both nodes
+     * for the whole run, 88 s (slowdown 1.1). */
+    static int full_nodes[1] = { 0 }, full_cores[1] = { 24 };
+    static int pair_nodes[2] = { 2, 3 }, half[2] = { 12, 12 };
+    ns_learn_job_t jobs[40];
+    int n = 0;
+    double t = 0;
+    for (int i = 0; i < 5; i++, t += 1000) {
+        jobs[n++] = (ns_learn_job_t){ 0, t, t + 100, 1, full_nodes,
+                                      full_cores };
+        jobs[n++] = (ns_learn_job_t){ 0, t + 200, t + 280, 2, pair_nodes,
+                                      half };
+        jobs[n++] = (ns_learn_job_t){ 0, t + 400, t + 488, 2, pair_nodes,
+                                      half };
+        /* B covers A's third run (and a little more), unknown figures */
+        jobs[n++] = (ns_learn_job_t){ 1, t + 390, t + 500, 2, pair_nodes,
+                                      half };
+    }
+    ok (ns_learn_add_history (l, jobs, n, &err) == 0, "add a history");
+    is_int (ns_learn_njobs (l, 0), 15, "15 observations of A");
+    ok (ns_learn_fit (l, NULL, &err) == 0, "fit");
+    ns_learn_fig_t u = ns_learn_speedup (l, 0);
+    ok (u.learned && near (u.value, 1.25, 1e-6),
+        "A's speedup 1.25 (got %.6f, learned %d)", u.value, u.learned);
+    ns_learn_fig_t s = ns_learn_slowdown (l, 0, 1);
+    ok (s.learned && near (s.value, 1.1, 1e-6) && s.n == 5,
+        "A beside B: slowdown 1.1 from 5 jobs (got %.6f, n %d)", s.value,
+        s.n);
+    ns_learn_fig_t b = ns_learn_base (l, 0);
+    ok (near (b.value, 100, 1e-4), "A's base runtime 100 s (got %.4f)",
+        b.value);
+    /* B: 5 runs, never alone: nothing to learn but its base. */
+    ns_learn_fig_t ub = ns_learn_speedup (l, 1);
+    ok (!ub.learned && ub.value == 1.0,
+        "B's speedup not learned (no run on full nodes), stays 1.0");
+    ns_learn_fig_t sba = ns_learn_slowdown (l, 1, 0);
+    ok (!sba.learned && sba.value == 1.0 && isnan (sba.se),
+        "B beside A not learned: B's runs cannot separate it from B's base");
+    /* Too few observations: min_observations 6 leaves A's figures out. */
+    ns_learn_opts_t o;
+    ns_learn_opts_default (&o);
+    o.min_observations = 6;
+    ok (ns_learn_fit (l, &o, &err) == 0, "fit with min_observations 6");
+    ok (!ns_learn_slowdown (l, 0, 1).learned
+        && ns_learn_slowdown (l, 0, 1).n == 5,
+        "5 of 6 observations: A beside B left neutral, n reported");
+
+    /* Malformed jobs: one precise error, nothing kept. */
+    int before = ns_learn_njobs (l, 0);
+    ns_learn_job_t bad = { 0, 10, 5, 1, full_nodes, full_cores };
+    ok (ns_learn_add_history (l, &bad, 1, &err) == -1
+        && strstr (err.text, "end 5 before start 10") != NULL,
+        "end before start: %s", err.text);
+    static int dup_nodes[2] = { 4, 4 };
+    ns_learn_job_t dup = { 0, 0, 5, 2, dup_nodes, half };
+    ok (ns_learn_add_history (l, &dup, 1, &err) == -1
+        && strstr (err.text, "listed twice") != NULL,
+        "node listed twice: %s", err.text);
+    is_int (ns_learn_njobs (l, 0), before, "nothing kept from bad input");
+    ns_learn_destroy (l);
+    ok (ns_learn_create (0, &err) == NULL, "0 cores per node refused");
+}
+
+/* ---- closed loop through the engine ---- */
+
+#define NP 4
+#define NODES 8
+#define CORES 24
+
+static const double speed[NP] = { 1.30, 1.10, 0.90, 1.05 };
+static const double slow[NP][NP] = {
+    { 1.05, 1.12, 0.96, 1.02 },
+    { 0.94, 1.08, 1.15, 1.00 },
+    { 1.18, 0.97, 1.04, 1.10 },
+    { 1.01, 1.06, 0.93, 1.16 },
+};
+static const double base[NP] = { 3000, 2000, 1500, 2500 };
+
+struct capture {
+    int n;
+    int *nodes;     /* n x NODES */
+    int *cores;
+    int *nnodes;
+    int *seen;
+};
+
+static int capture_pass (ns_sim_t *sim, void *arg, ns_error_t *err)
+{
+    (void)err;
+    struct capture *cp = arg;
+    const ns_cluster_t *c = ns_sim_cluster (sim);
+    for (int j = 0; j < ns_sim_njobs (sim) && j < cp->n; j++) {
+        if (cp->seen[j] || ns_sim_result (sim, j)->state != NS_SJ_RUNNING)
+            continue;
+        int ns;
+        const ns_share_t *sh = ns_job_shares_ref (c, (uint64_t)j, &ns);
+        if (!sh)
+            continue;
+        cp->seen[j] = 1;
+        cp->nnodes[j] = ns;
+        for (int k = 0; k < ns && k < NODES; k++) {
+            cp->nodes[j * NODES + k] = sh[k].node;
+            cp->cores[j * NODES + k] = sh[k].cores;
+        }
+    }
+    return 0;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static double urand (void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* Simulate njobs node-sized jobs under the policy; add the history. */
+static int simulate (ns_learn_t *l, const ns_interf_t *m,
+                     ns_policy_kind_t kind, int njobs, double noise)
+{
+    ns_error_t err;
+    ns_simconf_t conf = {
+        .backfill = NS_BACKFILL_EASY,
+        .bf_depth = 100,
+        .nnodes = NODES,
+        .cores = CORES,
+        .model = m,
+    };
+    ns_policy_default (&conf.policy);
+    conf.policy.kind = kind;
+    conf.policy.stripe_margin = -1.0;   /* stripe every program */
+    conf.policy.fallback_after = -1;
+    ns_sim_t *sim = ns_sim_create (&conf, &err);
+    if (!sim)
+        return -1;
+    struct capture cp = { .n = njobs };
+    cp.nodes = calloc ((size_t)njobs * NODES, sizeof (int));
+    cp.cores = calloc ((size_t)njobs * NODES, sizeof (int));
+    cp.nnodes = calloc (njobs, sizeof (int));
+    cp.seen = calloc (njobs, sizeof (int));
+    double t = 0;
+    for (int i = 0; i < njobs; i++) {
+        int p = (int)(urand () * NP);
+        double w = base[p] * (1.0 + noise * (2.0 * urand () - 1.0));
+        ns_simjob_t j = { .id = (uint64_t)i + 1, .submit = t, .runtime = w,
+                          .req_time = -1, .ntasks = CORES, .program = p,
+                          .recorded_wait = -1 };
+        ns_sim_add (sim, &j, &err);
+        t += urand () * 400;
+    }
+    ns_sim_set_pass_hook (sim, capture_pass, &cp);
+    int rc = ns_sim_run (sim, -1, &err);
+    ns_learn_job_t *jobs = calloc (njobs, sizeof (*jobs));
+    int n = 0;
+    for (int i = 0; rc == 0 && i < njobs; i++) {
+        const ns_simresult_t *r = ns_sim_result (sim, i);
+        if (r->state != NS_SJ_DONE || !cp.seen[i])
+            continue;
+        jobs[n++] = (ns_learn_job_t){ ns_sim_job (sim, i)->program,
+                                      r->start, r->end, cp.nnodes[i],
+                                      &cp.nodes[i * NODES],
+                                      &cp.cores[i * NODES] };
+    }
+    if (rc == 0)
+        rc = ns_learn_add_history (l, jobs, n, &err);
+    free (jobs);
+    free (cp.nodes);
+    free (cp.cores);
+    free (cp.nnodes);
+    free (cp.seen);
+    ns_sim_destroy (sim);
+    return rc;
+}
+
+static void test_closed_loop (double noise, double tol)
+{
+    ns_error_t err;
+    ns_interf_t *m = ns_interf_create ();
+    for (int p = 0; p < NP; p++) {
+        ns_interf_set_speedup (m, p, speed[p], NULL);
+        for (int q = 0; q < NP; q++)
+            ns_interf_set_slowdown (m, p, q, slow[p][q], NULL);
+    }
+    ns_learn_t *l = ns_learn_create (CORES, &err);
+    ok (simulate (l, m, NS_POLICY_EXCLUSIVE, 200, noise) == 0
+        && simulate (l, m, NS_POLICY_SPREAD, 200, noise) == 0
+        && simulate (l, m, NS_POLICY_MIXED, 1500, noise) == 0,
+        "noise %.0f%%: histories under exclusive, spread and mixed",
+        noise * 100);
+    ok (ns_learn_fit (l, NULL, &err) == 0, "fit");
+    double worst = 0;
+    int learned = 0, figures = 0;
+    for (int p = 0; p < NP; p++) {
+        ns_learn_fig_t u = ns_learn_speedup (l, p);
+        figures++;
+        learned += u.learned;
+        if (fabs (u.value - speed[p]) > worst)
+            worst = fabs (u.value - speed[p]);
+        if (!u.learned || !near (u.value, speed[p], tol))
+            diag ("speedup of %d: %.4f, want %.2f (learned %d, n %d)", p,
+                  u.value, speed[p], u.learned, u.n);
+        for (int q = 0; q < NP; q++) {
+            ns_learn_fig_t s = ns_learn_slowdown (l, p, q);
+            figures++;
+            learned += s.learned;
+            if (fabs (s.value - slow[p][q]) > worst)
+                worst = fabs (s.value - slow[p][q]);
+            if (!s.learned || !near (s.value, slow[p][q], tol))
+                diag ("slowdown %d beside %d: %.4f +- %.4f, want %.2f "
+                      "(learned %d, n %d)", p, q, s.value, s.se,
+                      slow[p][q], s.learned, s.n);
+        }
+    }
+    is_int (learned, figures, "noise %.0f%%: all %d figures learned",
+            noise * 100, figures);
+    ok (worst <= tol, "noise %.0f%%: every figure within %.3f (worst %.4f)",
+        noise * 100, tol, worst);
+    ns_learn_destroy (l);
+    ns_interf_destroy (m);
+}
+
+int main (void)
+{
+    test_hand ();
+    test_closed_loop (0.0, 0.005);
+    test_closed_loop (0.05, 0.03);
+    return done_testing ();
+}
