@@ -26,6 +26,7 @@
 #include "nsutil.h"
 #include "nsconfig.h"
 #include "report.h"
+#include "sacct_out.h"
 #include "trace.h"
 
 #define MAX_POLICIES 32
@@ -68,6 +69,7 @@ struct opts {
     int mix;                /* --mix: MIX_TIME, MIX_WORK, MIX_JOBS */
     int mix_given;
     const char *json, *csv, *svg;
+    const char *sacct;      /* --sacct FILE: the history of one policy */
 };
 
 struct run {
@@ -79,6 +81,7 @@ struct run {
     char names[MAX_POLICIES][64];
     int npolicies;
     const char *baseline;   /* name of the policy thr is relative to */
+    char sacct_policy[64];  /* --sacct: the policy whose jobs it gets */
     char note[512];         /* one-core machine note, or "" */
     /* trace mode */
     ns_simjob_t *jobs;
@@ -174,6 +177,8 @@ static void usage (FILE *f)
 "Output:\n"
 "      --json FILE        results as JSON ('-' for stdout)\n"
 "      --csv FILE         one row per job and policy\n"
+"      --sacct FILE       the jobs of the one policy given with -p as a\n"
+"                         sacct --parsable2 dump (nodeshare-learn reads it)\n"
 "      --svg FILE         comparison charts\n"
 "  -j, --jobs N           policies run in parallel threads (default: the\n"
 "                         number of online cores); outputs do not change\n"
@@ -233,7 +238,7 @@ static int parse_loads (struct opts *o, const char *s)
 enum {
     OPT_STRICT = 256, OPT_MAX_JOBS, OPT_CLOSED, OPT_HORIZON, OPT_BF_DEPTH,
     OPT_ASSIGN, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SVG, OPT_CHECK,
-    OPT_BASELINE, OPT_MIX,
+    OPT_BASELINE, OPT_MIX, OPT_SACCT,
 };
 
 static const struct option longopts[] = {
@@ -245,6 +250,7 @@ static const struct option longopts[] = {
     { "closed", required_argument, NULL, OPT_CLOSED },
     { "horizon", required_argument, NULL, OPT_HORIZON },
     { "mix", required_argument, NULL, OPT_MIX },
+    { "sacct", required_argument, NULL, OPT_SACCT },
     { "config", required_argument, NULL, 'c' },
     { "policy", required_argument, NULL, 'p' },
     { "baseline", required_argument, NULL, OPT_BASELINE },
@@ -309,6 +315,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
         o->mix = (int)v;
         o->mix_given = 1;
         return 0;
+    case OPT_SACCT: o->sacct = arg; return 0;
     case 'c': o->config = arg; return 0;
     case 'p': o->policies = arg; return 0;
     case OPT_BASELINE:
@@ -426,6 +433,16 @@ static int parse_policies (struct run *r)
     free (copy);
     if (rc < 0)
         return -1;
+    if (r->o.sacct) {
+        if (r->npolicies != 1)
+            return die ("--sacct writes the history of one policy: give "
+                        "exactly one with -p (got %d)", r->npolicies);
+        if (r->o.nloads > 1)
+            return die ("--sacct writes the history of one run: give one "
+                        "load with --closed");
+        snprintf (r->sacct_policy, sizeof (r->sacct_policy), "%s",
+                  r->names[0]);
+    }
     /* The baseline: what a stock cluster runs when a trace is replayed,
      * one job per node in the closed experiment (the study's reference). */
     r->baseline = r->o.baseline;
@@ -718,6 +735,19 @@ static int finish_run (struct task *t, ns_sim_t *sim, double window,
     m->load = t->load;
     m->wall_s = wall () - t0;
     ns_timeline_finish (tl, m);
+    if (r->o.sacct && strcmp (r->names[t->k], r->sacct_policy) == 0) {
+        /* One task writes it; 2026-01-01T00:00:00Z is time 0 unless the
+         * trace says when it started. */
+        double epoch = r->header.unix_start_time > 0
+                       ? (double)r->header.unix_start_time : 1767225600.0;
+        FILE *f = fopen (r->o.sacct, "w");
+        if (!f)
+            return die ("%s: %s", r->o.sacct, strerror (errno));
+        int bad = ns_report_sacct (f, sim, r->progs, epoch, "ns") < 0;
+        bad |= fclose (f) != 0;
+        if (bad)
+            return die ("%s: write failed", r->o.sacct);
+    }
     if (t->pool->csv) {
         FILE *f = open_memstream (&t->csv, &t->csv_len);
         if (!f)

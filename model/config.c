@@ -547,7 +547,9 @@ static int read_small_job_cores (struct reader *r, json_object *v)
 
 static int read_stripe_margin (struct reader *r, json_object *v)
 {
-    return get_number (r, v, 0.0, 10.0, "a number 0..10",
+    /* Negative: stripe programs predicted to run slower too (a
+     * history to learn their figures from, nodeshare-learn). */
+    return get_number (r, v, -1.0, 10.0, "a number -1..10",
                        &r->cfg->policy.stripe_margin);
 }
 
@@ -834,6 +836,15 @@ static int read_cache (struct reader *r, json_object *v)
     return read_object (r, v, cache_keys);
 }
 
+/* "learned": the evidence nodeshare-learn writes beside the figures it
+ * fitted (observations, standard errors); informational, not read. */
+static int read_learned (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_object))
+        return fail_got (r, v, "an object (written by nodeshare-learn)");
+    return 0;
+}
+
 /* programs first: its names get the lowest ids (ABQ, LAM, LSD -> 0, 1, 2)
  * whatever else the file mentions, and wherever it puts them. */
 static const struct key top_keys[] = {
@@ -850,6 +861,7 @@ static const struct key top_keys[] = {
     { "default_slowdown", read_default_slowdown },
     { "identity", read_identity },
     { "cache", read_cache },
+    { "learned", read_learned },
     { NULL, NULL },
 };
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* learn.c - exposures from job histories, and the per-program fit
  * (learn.h says what is fitted and how). */
-#include "config.h"
 
 #include <errno.h>
 #include <math.h>
@@ -195,7 +194,7 @@ int ns_learn_add_history (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
         const ns_learn_job_t *j = &jobs[i];
         if (j->program > l->maxprog)
             l->maxprog = j->program;
-        if (j->program < 0 || !(j->end > j->start))
+        if (j->program < 0 || j->context_only || !(j->end > j->start))
             continue;
         /* Breakpoints: its start and end, and every start and end of a
          * co-tenant inside its run. */

@@ -36,6 +36,9 @@ typedef struct {
     int nnodes;
     const int *nodes;     /* node indices within the history, distinct */
     const int *cores;     /* cores held on each (>= 1) */
+    int context_only;     /* a co-tenant only, not an observation (it
+                             failed or was cancelled: its runtime is not
+                             its work) */
 } ns_learn_job_t;
 
 typedef struct {

@@ -531,8 +531,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
         s->stats.last_end = s->now;
     if (update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    free (jb->shares);
-    jb->shares = NULL;
+    /* jb->shares stay: the job's nodes are part of its result. */
     if (s->progress_fn && s->progress_every > 0
         && s->done % s->progress_every == 0)
         s->progress_fn (s, s->done, s->njobs, s->progress_arg);
@@ -701,6 +700,16 @@ int ns_sim_would_start (ns_sim_t *s, int program, int ntasks, int *partner,
             }
     }
     return 1;
+}
+
+const ns_share_t *ns_sim_job_shares (const ns_sim_t *s, int i, int *n)
+{
+    if (i < 0 || i >= s->njobs || !s->jobs[i].shares) {
+        *n = 0;
+        return NULL;
+    }
+    *n = s->jobs[i].nshares;
+    return s->jobs[i].shares;
 }
 
 int ns_sim_queued (const ns_sim_t *s)

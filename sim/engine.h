@@ -95,6 +95,9 @@ void ns_sim_set_pass_hook (ns_sim_t *sim, ns_sim_pass_f fn, void *arg);
 #define NS_SIM_NO_PARTNER (-2)
 int ns_sim_would_start (ns_sim_t *sim, int program, int ntasks, int *partner,
                         ns_error_t *err);
+/* The nodes and cores job i held (running or done; NULL, *n = 0 if it
+ * never started). */
+const ns_share_t *ns_sim_job_shares (const ns_sim_t *sim, int i, int *n);
 /* Jobs submitted and not yet started. */
 int ns_sim_queued (const ns_sim_t *sim);
 /* Jobs added and neither finished nor dropped (queued, running, or about

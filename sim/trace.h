@@ -112,6 +112,7 @@ enum {
 };
 
 #define NS_TJOB_PROGRAM_MAX 64
+#define NS_TJOB_NODELIST_MAX 4096
 
 /* One job.  Times are seconds; "unknown" is -1. */
 typedef struct {
@@ -129,6 +130,8 @@ typedef struct {
     int status;             /* NS_TJOB_*, -1 unknown */
     int64_t line;           /* line of the trace it came from (1-based) */
     char program[NS_TJOB_PROGRAM_MAX]; /* sacct JobName; "" for SWF */
+    char nodelist[NS_TJOB_NODELIST_MAX]; /* sacct NodeList as written
+                                           (ns[1-2]); "" unknown, SWF */
 } ns_tjob_t;
 
 /* SWF header values, -1 / "" when absent.  Filled as the comments stream

@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* timegm */
 
 #include <errno.h>
+#include <stddef.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ static const char *sacct_names[SC_NCOLS] = {
     [SC_REQCPUS] = "ReqCPUS",
     [SC_NNODES] = "NNodes",
     [SC_STATE] = "State",
+    [SC_NODELIST] = "NodeList",
 };
 
 /*
@@ -504,7 +506,9 @@ int tr_sacct_record (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err)
         return tr_skip (t, err, NS_SKIP_TOO_MANY_FIELDS,
                      "expected %d '|'-separated fields, got %d (a '|' in "
                      "JobName?)", sc->ncols, n);
-    memset (job, 0, sizeof (*job));
+    memset (job, 0, offsetof (ns_tjob_t, program));
+    job->program[0] = '\0';
+    job->nodelist[0] = '\0';
     if ((rc = sacct_filter (t, f, &status, err)) <= 0
         || (rc = sacct_id (t, f, &job->id, err)) <= 0
         || (rc = sacct_times (t, f, job, err)) <= 0
@@ -519,6 +523,15 @@ int tr_sacct_record (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err)
     job->line = (int64_t)t->counts.lines;
     if ((name = col_val (t, f, SC_JOBNAME)))
         tr_copy_text (job->program, sizeof (job->program), name, strlen (name));
+    const char *nl = col_val (t, f, SC_NODELIST);
+    if (nl && !is_unknown (nl)) {
+        if (strlen (nl) >= sizeof (job->nodelist))
+            return tr_skip (t, err, NS_SKIP_TOO_LONG,
+                            "field %d (NodeList): longer than %zu bytes",
+                            col_num (t, SC_NODELIST),
+                            sizeof (job->nodelist) - 1);
+        memcpy (job->nodelist, nl, strlen (nl) + 1);
+    }
     return 1;
 }
 

@@ -151,7 +151,11 @@ int tr_swf_record (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err)
     if ((rc = swf_check (t, tok, end, v, err)) <= 0)
         return rc;
 
-    memset (job, 0, sizeof (*job));
+    /* Not the text buffers (4 KiB): a 447,794-job trace would clear
+     * 2 GB; empty strings are enough. */
+    memset (job, 0, offsetof (ns_tjob_t, program));
+    job->program[0] = '\0';
+    job->nodelist[0] = '\0';
     job->id = v[F_JOB];
     job->submit = v[F_SUBMIT];
     job->wait = v[F_WAIT];

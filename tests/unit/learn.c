@@ -36,14 +36,14 @@ static void test_hand (void)
     double t = 0;
     for (int i = 0; i < 5; i++, t += 1000) {
         jobs[n++] = (ns_learn_job_t){ 0, t, t + 100, 1, full_nodes,
-                                      full_cores };
+                                      full_cores, 0 };
         jobs[n++] = (ns_learn_job_t){ 0, t + 200, t + 280, 2, pair_nodes,
-                                      half };
+                                      half, 0 };
         jobs[n++] = (ns_learn_job_t){ 0, t + 400, t + 488, 2, pair_nodes,
-                                      half };
+                                      half, 0 };
         /* B covers A's third run (and a little more), unknown figures */
         jobs[n++] = (ns_learn_job_t){ 1, t + 390, t + 500, 2, pair_nodes,
-                                      half };
+                                      half, 0 };
     }
     ok (ns_learn_add_history (l, jobs, n, &err) == 0, "add a history");
     is_int (ns_learn_njobs (l, 0), 15, "15 observations of A");
@@ -76,12 +76,12 @@ static void test_hand (void)
 
     /* Malformed jobs: one precise error, nothing kept. */
     int before = ns_learn_njobs (l, 0);
-    ns_learn_job_t bad = { 0, 10, 5, 1, full_nodes, full_cores };
+    ns_learn_job_t bad = { 0, 10, 5, 1, full_nodes, full_cores, 0 };
     ok (ns_learn_add_history (l, &bad, 1, &err) == -1
         && strstr (err.text, "end 5 before start 10") != NULL,
         "end before start: %s", err.text);
     static int dup_nodes[2] = { 4, 4 };
-    ns_learn_job_t dup = { 0, 0, 5, 2, dup_nodes, half };
+    ns_learn_job_t dup = { 0, 0, 5, 2, dup_nodes, half, 0 };
     ok (ns_learn_add_history (l, &dup, 1, &err) == -1
         && strstr (err.text, "listed twice") != NULL,
         "node listed twice: %s", err.text);
@@ -189,7 +189,7 @@ static int simulate (ns_learn_t *l, const ns_interf_t *m,
         jobs[n++] = (ns_learn_job_t){ ns_sim_job (sim, i)->program,
                                       r->start, r->end, cp.nnodes[i],
                                       &cp.nodes[i * NODES],
-                                      &cp.cores[i * NODES] };
+                                      &cp.cores[i * NODES], 0 };
     }
     if (rc == 0)
         rc = ns_learn_add_history (l, jobs, n, &err);

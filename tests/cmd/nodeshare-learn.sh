@@ -1,0 +1,208 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nodeshare-learn.sh - the learner as a user meets it (TAP): the closed
+# loop (a known matrix of 4 programs, speedups and slowdowns above and
+# below 1, simulated by nodeshare-sim --sacct, learned back within 0.03),
+# and bad input: one precise message per kind, counted, never a crash.
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$(pwd)}
+sim="$top_builddir/nodeshare-sim"
+learn="$top_builddir/nodeshare-learn"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+pass () { n=$((n + 1)); echo "ok $n - $1"; }
+fail () { n=$((n + 1)); echo "not ok $n - $1"; failed=$((failed + 1)); }
+
+# expect NAME STATUS PATTERN ARGS...: exit status and a fixed string in
+# the combined output.
+expect () {
+    name=$1 want=$2 pattern=$3
+    shift 3
+    out=$("$learn" "$@" 2>&1)
+    got=$?
+    if [ "$got" = "$want" ] && printf '%s\n' "$out" | grep -qF -- "$pattern"
+    then
+        pass "$name"
+    else
+        fail "$name"
+        echo "# exit $got (want $want), output:"
+        printf '%s\n' "$out" | head -20 | sed 's/^/#   /'
+        echo "# wanted: $pattern"
+    fi
+}
+
+# The known matrix.  stripe_margin -1 stripes every program, also P2
+# whose speedup is below 1, so that the history shows all figures.
+cat >"$tmp/known.json" <<'EOT'
+{ "policy": "mixed", "stripe_margin": -1, "small_job_cores": 0,
+  "fallback_after": -1,
+  "programs": {
+    "P0": { "spread_speedup": 1.30,
+            "slowdown": { "P0": 1.05, "P1": 1.12, "P2": 0.96, "P3": 1.02 } },
+    "P1": { "spread_speedup": 1.10,
+            "slowdown": { "P0": 0.94, "P1": 1.08, "P2": 1.15, "P3": 1.00 } },
+    "P2": { "spread_speedup": 0.90,
+            "slowdown": { "P0": 1.18, "P1": 0.97, "P2": 1.04, "P3": 1.10 } },
+    "P3": { "spread_speedup": 1.05,
+            "slowdown": { "P0": 1.01, "P1": 1.06, "P2": 0.93, "P3": 1.16 } } },
+  "identity": { "patterns": [
+    { "match": "exe1", "program": "P0" }, { "match": "exe2", "program": "P1" },
+    { "match": "exe3", "program": "P2" }, { "match": "exe4", "program": "P3" } ] } }
+EOT
+# 1500 node-sized jobs (24 cores), programs drawn, the same work per
+# program (repeated production inputs), submissions 0-400 s apart.
+awk 'BEGIN { srand (7); t = 0; split ("3000 2000 1500 2500", base, " ");
+  print "; MaxNodes: 8"; print "; MaxProcs: 192";
+  for (i = 1; i <= 1500; i++) {
+    p = int (rand () * 4) + 1; r = base[p];
+    printf "%d %d -1 %d 24 -1 -1 24 %d -1 1 1 1 %d 1 -1 -1 -1\n",
+           i, t, r, 3 * r, p;
+    t += int (rand () * 400) } }' >"$tmp/trace.swf"
+
+# Three histories: full nodes (exclusive), striped alone (spread), pairs.
+ok=1
+for pol in exclusive:300 spread:300 mixed:1500; do
+    p=${pol%%:*} m=${pol#*:}
+    if ! "$sim" -q -c "$tmp/known.json" -n 8 -C 24 -p "$p" --max-jobs "$m" \
+            --sacct "$tmp/$p.txt" "$tmp/trace.swf" >"$tmp/$p.out" 2>&1; then
+        ok=0
+        sed 's/^/#   /' "$tmp/$p.out"
+    fi
+done
+lines=$(cat "$tmp/exclusive.txt" "$tmp/spread.txt" "$tmp/mixed.txt" 2>/dev/null | wc -l)
+if [ $ok = 1 ] && [ "$lines" = 2103 ]; then
+    pass "nodeshare-sim --sacct: three histories, 2100 jobs + 3 headers"
+else
+    fail "nodeshare-sim --sacct: $lines lines"
+fi
+head -2 "$tmp/mixed.txt" | tail -1 >"$tmp/line"
+if grep -qE '^1\|P0\|2026-01-01T00:00:00\|2026-01-01T00:00:00\|2026-01-01T00:37:21\|2241\|150\|24\|2\|ns\[1-2\]\|COMPLETED$' "$tmp/line"; then
+    pass "sacct line: id, program, UTC times, elapsed, limit, CPUs, nodes, ns[1-2], state"
+else
+    fail "sacct line: $(cat "$tmp/line")"
+fi
+
+"$learn" -C 24 -c "$tmp/known.json" --table "$tmp/exclusive.txt" \
+    "$tmp/spread.txt" "$tmp/mixed.txt" >"$tmp/table" 2>"$tmp/err"
+rc=$?
+# want: program figure value
+cat >"$tmp/want" <<'EOT'
+P0 spread_speedup 1.30
+P0 slowdown:P0 1.05
+P0 slowdown:P1 1.12
+P0 slowdown:P2 0.96
+P0 slowdown:P3 1.02
+P1 spread_speedup 1.10
+P1 slowdown:P0 0.94
+P1 slowdown:P1 1.08
+P1 slowdown:P2 1.15
+P1 slowdown:P3 1.00
+P2 spread_speedup 0.90
+P2 slowdown:P0 1.18
+P2 slowdown:P1 0.97
+P2 slowdown:P2 1.04
+P2 slowdown:P3 1.10
+P3 spread_speedup 1.05
+P3 slowdown:P0 1.01
+P3 slowdown:P1 1.06
+P3 slowdown:P2 0.93
+P3 slowdown:P3 1.16
+EOT
+off=$(awk 'NR == FNR { got[$1 " " $2] = $3; next }
+           { g = got[$1 " " $2];
+             if (g == "" || g - $3 > 0.03 || $3 - g > 0.03)
+                 printf " %s:%s=%s(want %s)", $1, $2, (g == "" ? "none" : g), $3;
+             else if (g - $3 > worst || $3 - g > worst)
+                 worst = (g > $3 ? g - $3 : $3 - g) }
+           END { printf "|%.4f", worst }' "$tmp/table" "$tmp/want")
+if [ $rc = 0 ] && [ "${off%|*}" = "" ]; then
+    pass "closed loop: all 20 figures learned within 0.03 (worst ${off#*|})"
+else
+    fail "closed loop: rc $rc, off:${off%|*}"
+    sed 's/^/#   /' "$tmp/table" "$tmp/err"
+fi
+
+# The JSON is a nodeshare.json that nodeshare-sim loads.
+"$learn" -q -C 24 -c "$tmp/known.json" -o "$tmp/learned.json" \
+    "$tmp/exclusive.txt" "$tmp/spread.txt" "$tmp/mixed.txt"
+# Replayed from the sacct dump (job names P0..P3): mixed now shares.
+if "$sim" -q -c "$tmp/learned.json" -n 8 -C 24 --max-jobs 200 \
+        -p pack,mixed "$tmp/mixed.txt" >"$tmp/sim.out" 2>&1 \
+   && awk '$1 == "mixed" && $9 + 0 > 50 { f = 1 } END { exit !f }' \
+        "$tmp/sim.out" \
+   && grep -q '"spread_speedup": 0.9,' "$tmp/learned.json" \
+   && grep -q '"n":' "$tmp/learned.json" && grep -q '"se":' "$tmp/learned.json"; then
+    pass "the JSON loads as a configuration, with n and se per figure"
+else
+    fail "learned.json does not load"
+    sed 's/^/#   /' "$tmp/sim.out" "$tmp/learned.json" | head -40
+fi
+
+# Too little evidence: the figures are left out and listed.
+"$sim" -q -c "$tmp/known.json" -n 8 -C 24 -p mixed --max-jobs 12 \
+    --sacct "$tmp/few.txt" "$tmp/trace.swf" >/dev/null 2>&1
+expect "too few jobs: figures left neutral and listed" 0 \
+    "not learned: P0 beside" -C 24 "$tmp/few.txt"
+
+# Bad input.
+hdr='JobIDRaw|JobName|Submit|Start|End|AllocCPUS|NNodes|NodeList|State'
+{
+    echo "$hdr"
+    echo "1|A|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|24|1|ns1|COMPLETED"
+    echo "2|A|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|24|1|ns[1-|COMPLETED"
+    echo "3|A|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|24|3|ns[1-2]|COMPLETED"
+    echo "4|A|2026-01-01T00:00:00|2026-01-01T02:00:00|2026-01-01T01:00:00|24|1|ns1|COMPLETED"
+    echo "5|A|2026-01-01T00:00:00|2026-01-01T00:00:00"
+    echo "6|A|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|24|1|ns1|RUNNING"
+    echo "7|A|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|24|1|ns1|FAILED"
+    echo "8|A|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|1|2|ns[1-2]|COMPLETED"
+    echo "8.batch|batch|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|1|1|ns1|COMPLETED"
+} >"$tmp/bad.txt"
+"$learn" -C 24 "$tmp/bad.txt" >"$tmp/bad.out" 2>&1
+rc=$?
+for want in \
+    "1 jobs left out (NodeList does not parse), first line 3: job 2: host list 'ns[1-': unbalanced '['" \
+    "1 jobs left out (NodeList and NNodes disagree), first line 4: job 3: NNodes 3 but NodeList 'ns[1-2]' names 2" \
+    "1 lines skipped (negative-time), first line 5" \
+    "1 lines skipped (too-few-fields), first line 6" \
+    "1 lines skipped (not-finished), first line 7" \
+    "1 jobs left out (fewer AllocCPUS than nodes), first line 9: job 8: 1 CPUs on 2 nodes" \
+    "1 lines skipped (job-step), first line 10" \
+    "5 jobs read, 1 observed (COMPLETED), 1 co-tenants only"; do
+    if grep -qF -- "$want" "$tmp/bad.out"; then
+        pass "bad input reported: $want"
+    else
+        fail "bad input not reported: $want"
+        sed 's/^/#   /' "$tmp/bad.out"
+    fi
+done
+[ $rc = 0 ] && pass "bad lines do not stop the run" || fail "bad lines: exit $rc"
+
+# A header without NodeList: every job says so, nothing to learn.
+sed 's/|NodeList|/|Partition|/' "$tmp/bad.txt" >"$tmp/nonodes.txt"
+expect "no NodeList field: counted, exit 1" 1 \
+    "jobs left out (no NodeList)" -C 24 "$tmp/nonodes.txt"
+# Unknown fields are ignored.
+awk -F'|' 'BEGIN { OFS = "|" } { print $0, (NR == 1 ? "Foo" : "x") }' \
+    "$tmp/exclusive.txt" >"$tmp/extra.txt"
+expect "unknown field: ignored" 0 "300 jobs read, 300 observed" \
+    -C 24 --table "$tmp/extra.txt"
+gzip -c "$tmp/mixed.txt" | head -c 2000 >"$tmp/trunc.gz"
+expect "truncated gzip dump" 1 "truncated gzip" -C 24 "$tmp/trunc.gz"
+expect "missing file" 1 "nope.txt" -C 24 "$tmp/nope.txt"
+expect "no --cores" 2 "give --cores C" "$tmp/bad.txt"
+expect "bad --cores" 2 "--cores 'x'" -C x "$tmp/bad.txt"
+expect "bad --max-se" 2 "--max-se '-1'" -C 24 --max-se -1 "$tmp/bad.txt"
+expect "no dump" 2 "no sacct dump given" -C 24
+expect "help" 0 "Usage: nodeshare-learn" --help
+out=$("$sim" -q -p mixed,twins --sacct "$tmp/x.txt" "$tmp/trace.swf" 2>&1)
+if [ $? = 2 ] && printf '%s' "$out" | grep -qF "give exactly one with -p (got 2)"; then
+    pass "nodeshare-sim --sacct needs one policy"
+else
+    fail "nodeshare-sim --sacct with two policies: $out"
+fi
+echo "1..$n"
+[ $failed -eq 0 ]
