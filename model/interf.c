@@ -240,6 +240,17 @@ double ns_interf_slowdown (const ns_interf_t *m, int p, int q)
     return m->slowdown[p * m->n + q];
 }
 
+int ns_interf_given_speedup (const ns_interf_t *m, int p)
+{
+    return m && p >= 0 && p < m->n && !isnan (m->speedup[p]);
+}
+
+int ns_interf_given_slowdown (const ns_interf_t *m, int p, int q)
+{
+    return m && p >= 0 && q >= 0 && p < m->n && q < m->n
+           && !isnan (m->slowdown[p * m->n + q]);
+}
+
 double ns_interf_weight (const ns_interf_t *m, int p)
 {
     if (!m || p < 0 || p >= m->n || isnan (m->weight[p]))

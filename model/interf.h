@@ -45,6 +45,9 @@ double ns_interf_weight (const ns_interf_t *m, int p);
 int ns_interf_set_runtime (ns_interf_t *m, int p, double seconds,
                            ns_error_t *err);
 double ns_interf_runtime (const ns_interf_t *m, int p);
+/* 1 when the figure was set for p itself (not a default, not a class). */
+int ns_interf_given_speedup (const ns_interf_t *m, int p);
+int ns_interf_given_slowdown (const ns_interf_t *m, int p, int q);
 /* Highest program id that has any figure set, plus one. */
 int ns_interf_nprograms (const ns_interf_t *m);
 

@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "learn.h"
+
+#include <json-c/json.h>
+
 #include "nsutil.h"
 #include "progtab.h"
 
@@ -50,6 +53,7 @@ struct ns_learn {
     struct fit *fit;    /* per program, after ns_learn_fit () */
     int nfit;
     int nq;             /* q slots in the fit: maxprog + 2 */
+    int max_obs;        /* 0: no limit */
 };
 
 void ns_learn_opts_default (ns_learn_opts_t *o)
@@ -151,8 +155,28 @@ static int cores_on (const ns_learn_job_t *j, int node)
     return 0;
 }
 
+static void drop_oldest (ns_learn_t *l, int k);
+static int add_jobs (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
+                     int target, ns_error_t *err);
+
 int ns_learn_add_history (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
                           ns_error_t *err)
+{
+    return add_jobs (l, jobs, n, -1, err);
+}
+
+int ns_learn_observe (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
+                      int target, ns_error_t *err)
+{
+    if (target < 0 || target >= n)
+        return ns_error_set (err, EINVAL, "job %d of %d", target, n);
+    return add_jobs (l, jobs, n, target, err);
+}
+
+/* The jobs of a history (target < 0), or only jobs[target] with the
+ * others as its context. */
+static int add_jobs (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
+                     int target, ns_error_t *err)
 {
     int maxnode = -1;
     for (int i = 0; i < n; i++) {
@@ -194,7 +218,8 @@ int ns_learn_add_history (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
         const ns_learn_job_t *j = &jobs[i];
         if (j->program > l->maxprog)
             l->maxprog = j->program;
-        if (j->program < 0 || j->context_only || !(j->end > j->start))
+        if (j->program < 0 || j->context_only || !(j->end > j->start)
+            || (target >= 0 && i != target))
             continue;
         /* Breakpoints: its start and end, and every start and end of a
          * co-tenant inside its run. */
@@ -261,6 +286,9 @@ int ns_learn_add_history (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
         l->nobs++;
     }
     rc = 0;
+    /* Over the limit: the oldest go, down to 3/4 of it (amortised). */
+    if (l->max_obs > 0 && l->nobs > l->max_obs)
+        drop_oldest (l, l->nobs - l->max_obs * 3 / 4);
     goto out;
 oom:
     ns_error_set (err, ENOMEM, "out of memory");
@@ -272,6 +300,250 @@ out:
     free (onnode);
     free (bp);
     return rc;
+}
+
+static void drop_oldest (ns_learn_t *l, int k)
+{
+    if (k <= 0)
+        return;
+    if (k >= l->nobs) {
+        l->nobs = l->nseg = l->nent = 0;
+        return;
+    }
+    int s0 = l->obs[k].first;
+    int e0 = s0 < l->nseg ? l->seg[s0].first : l->nent;
+    memmove (l->obs, l->obs + k, sizeof (*l->obs) * (l->nobs - k));
+    l->nobs -= k;
+    memmove (l->seg, l->seg + s0, sizeof (*l->seg) * (l->nseg - s0));
+    l->nseg -= s0;
+    memmove (l->ent, l->ent + e0, sizeof (*l->ent) * (l->nent - e0));
+    l->nent -= e0;
+    for (int i = 0; i < l->nobs; i++)
+        l->obs[i].first -= s0;
+    for (int i = 0; i < l->nseg; i++)
+        l->seg[i].first -= e0;
+}
+
+void ns_learn_set_max (ns_learn_t *l, int max)
+{
+    l->max_obs = max > 0 ? max : 0;
+    if (l->max_obs && l->nobs > l->max_obs)
+        drop_oldest (l, l->nobs - l->max_obs);
+}
+
+int ns_learn_nobservations (const ns_learn_t *l)
+{
+    return l ? l->nobs : 0;
+}
+
+/* ---- state: the observations as JSON ---- */
+
+json_object *ns_learn_save (const ns_learn_t *l, const ns_progtab_t *progs)
+{
+    json_object *root = json_object_new_object ();
+    json_object *arr = json_object_new_array ();
+    if (!root || !arr) {
+        json_object_put (root);
+        json_object_put (arr);
+        return NULL;
+    }
+    json_object_object_add (root, "version", json_object_new_int (1));
+    json_object_object_add (root, "node_cores",
+                            json_object_new_int (l->node_cores));
+    for (int i = 0; i < l->nobs; i++) {
+        const struct obs *ob = &l->obs[i];
+        json_object *o = json_object_new_object ();
+        json_object *segs = json_object_new_array ();
+        json_object_object_add (o, "program", json_object_new_string (
+                                    ns_progtab_name (progs, ob->p)));
+        json_object_object_add (o, "runtime",
+                                json_object_new_double (ob->runtime));
+        json_object_object_add (o, "striped",
+                                json_object_new_boolean (ob->striped));
+        json_object_object_add (o, "nodes", json_object_new_int (ob->nnodes));
+        for (int s = ob->first; s < ob->first + ob->nseg; s++) {
+            const struct seg *sg = &l->seg[s];
+            json_object *sj = json_object_new_array ();
+            json_object_array_add (sj, json_object_new_double (sg->dt));
+            for (int e = sg->first; e < sg->first + sg->n; e++) {
+                const struct entry *en = &l->ent[e];
+                json_object *ej = json_object_new_array ();
+                json_object_array_add (ej, json_object_new_int (en->k));
+                json_object_array_add (ej, en->q >= 0
+                    ? json_object_new_string (ns_progtab_name (progs, en->q))
+                    : NULL);
+                json_object_array_add (ej, json_object_new_int (en->cores));
+                json_object_array_add (sj, ej);
+            }
+            json_object_array_add (segs, sj);
+        }
+        json_object_object_add (o, "segments", segs);
+        json_object_array_add (arr, o);
+    }
+    json_object_object_add (root, "observations", arr);
+    return root;
+}
+
+static int bad_state (ns_error_t *err, int i, const char *what)
+{
+    if (i < 0)
+        return ns_error_set (err, EINVAL, "%s", what);
+    return ns_error_set (err, EINVAL, "observations[%d]: %s", i, what);
+}
+
+static int get_num (json_object *o, double lo, double hi, double *v)
+{
+    if (!o || !(json_object_is_type (o, json_type_double)
+                || json_object_is_type (o, json_type_int)))
+        return -1;
+    *v = json_object_get_double (o);
+    return isfinite (*v) && *v >= lo && *v <= hi ? 0 : -1;
+}
+
+int ns_learn_load (ns_learn_t *l, json_object *root, ns_progtab_t *progs,
+                   ns_error_t *err)
+{
+    json_object *v, *arr;
+    double d;
+    if (!json_object_is_type (root, json_type_object))
+        return bad_state (err, -1, "not an object");
+    if (!json_object_object_get_ex (root, "version", &v)
+        || json_object_get_int (v) != 1)
+        return bad_state (err, -1, "version: expected 1");
+    if (!json_object_object_get_ex (root, "node_cores", &v)
+        || get_num (v, 1, 65536, &d) < 0 || (int)d != l->node_cores)
+        return ns_error_set (err, EINVAL, "node_cores: expected %d",
+                             l->node_cores);
+    if (!json_object_object_get_ex (root, "observations", &arr)
+        || !json_object_is_type (arr, json_type_array))
+        return bad_state (err, -1, "observations: expected an array");
+    int nobs0 = l->nobs, nseg0 = l->nseg, nent0 = l->nent;
+    int maxprog0 = l->maxprog;
+    size_t n = json_object_array_length (arr);
+    for (size_t i = 0; i < n; i++) {
+        json_object *o = json_object_array_get_idx (arr, i), *segs;
+        struct obs ob = { .first = l->nseg };
+        double nn;
+        const char *name;
+        if (!json_object_is_type (o, json_type_object)
+            || !json_object_object_get_ex (o, "program", &v)
+            || !(name = json_object_get_string (v))
+            || !json_object_is_type (v, json_type_string)) {
+            bad_state (err, (int)i, "program: expected a name");
+            goto fail;
+        }
+        if ((ob.p = ns_progtab_intern (progs, name, NULL)) < 0) {
+            bad_state (err, (int)i, "program: not a valid name");
+            goto fail;
+        }
+        if (!json_object_object_get_ex (o, "runtime", &v)
+            || get_num (v, 1e-9, 1e12, &ob.runtime) < 0
+            || !json_object_object_get_ex (o, "striped", &v)
+            || !json_object_object_get_ex (o, "nodes", &v)
+            || get_num (v, 1, 65536, &nn) < 0
+            || !json_object_object_get_ex (o, "segments", &segs)
+            || !json_object_is_type (segs, json_type_array)) {
+            bad_state (err, (int)i, "expected runtime > 0, striped, nodes "
+                       "1..65536 and segments");
+            goto fail;
+        }
+        json_object_object_get_ex (o, "striped", &v);
+        ob.striped = json_object_get_boolean (v);
+        ob.nnodes = (int)nn;
+        size_t ns = json_object_array_length (segs);
+        for (size_t s = 0; s < ns; s++) {
+            json_object *sj = json_object_array_get_idx (segs, s);
+            struct seg sg = { .first = l->nent };
+            if (!json_object_is_type (sj, json_type_array)
+                || json_object_array_length (sj) < 1
+                || get_num (json_object_array_get_idx (sj, 0), 0, 1e12,
+                            &sg.dt) < 0) {
+                bad_state (err, (int)i, "segments: expected [dt, [node, "
+                           "program, cores]...]");
+                goto fail;
+            }
+            size_t ne = json_object_array_length (sj);
+            for (size_t e = 1; e < ne; e++) {
+                json_object *ej = json_object_array_get_idx (sj, e), *q;
+                double k, c;
+                struct entry en;
+                if (!json_object_is_type (ej, json_type_array)
+                    || json_object_array_length (ej) != 3
+                    || get_num (json_object_array_get_idx (ej, 0), 0,
+                                nn - 1, &k) < 0
+                    || get_num (json_object_array_get_idx (ej, 2), 1, 65536,
+                                &c) < 0) {
+                    bad_state (err, (int)i, "segments: expected [node, "
+                               "program, cores] entries");
+                    goto fail;
+                }
+                q = json_object_array_get_idx (ej, 1);
+                en.k = (int)k;
+                en.cores = (int)c;
+                en.q = NS_PROGRAM_UNKNOWN;
+                if (q && (!json_object_is_type (q, json_type_string)
+                          || (en.q = ns_progtab_intern (
+                                  progs, json_object_get_string (q),
+                                  NULL)) < 0)) {
+                    bad_state (err, (int)i, "segments: a co-tenant program "
+                               "is a name or null");
+                    goto fail;
+                }
+                if (en.q > l->maxprog)
+                    l->maxprog = en.q;
+                if (ns_grow (&l->ent, &l->capent, l->nent + 1,
+                             sizeof (*l->ent), 1024) < 0)
+                    goto oom;
+                l->ent[l->nent++] = en;
+                sg.n++;
+            }
+            if (ns_grow (&l->seg, &l->capseg, l->nseg + 1, sizeof (*l->seg),
+                         256) < 0)
+                goto oom;
+            l->seg[l->nseg++] = sg;
+            ob.nseg++;
+        }
+        if (ob.p > l->maxprog)
+            l->maxprog = ob.p;
+        if (ns_grow (&l->obs, &l->capobs, l->nobs + 1, sizeof (*l->obs),
+                     256) < 0)
+            goto oom;
+        l->obs[l->nobs++] = ob;
+    }
+    if (l->max_obs && l->nobs > l->max_obs)
+        drop_oldest (l, l->nobs - l->max_obs);
+    return 0;
+oom:
+    ns_error_set (err, ENOMEM, "out of memory");
+fail:
+    l->nobs = nobs0;
+    l->nseg = nseg0;
+    l->nent = nent0;
+    l->maxprog = maxprog0;
+    return -1;
+}
+
+int ns_learn_apply (const ns_learn_t *l, ns_interf_t *m,
+                    const ns_interf_t *given, ns_error_t *err)
+{
+    int set = 0;
+    for (int p = 0; p < l->nfit; p++) {
+        ns_learn_fig_t u = ns_learn_speedup (l, p);
+        if (u.learned && !ns_interf_given_speedup (given, p)) {
+            if (ns_interf_set_speedup (m, p, u.value, err) < 0)
+                return -1;
+            set++;
+        }
+        for (int q = 0; q + 1 < l->nq; q++) {
+            ns_learn_fig_t s = ns_learn_slowdown (l, p, q);
+            if (s.learned && !ns_interf_given_slowdown (given, p, q)) {
+                if (ns_interf_set_slowdown (m, p, q, s.value, err) < 0)
+                    return -1;
+                set++;
+            }
+        }
+    }
+    return set;
 }
 
 /* ---- the fit ---- */

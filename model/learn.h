@@ -26,7 +26,11 @@
 #ifndef NODESHARE_LEARN_H
 #define NODESHARE_LEARN_H
 
+#include <json-c/json.h>
+
+#include "interf.h"
 #include "nserror.h"
+#include "progtab.h"
 
 typedef struct ns_learn ns_learn_t;
 
@@ -66,6 +70,29 @@ void ns_learn_destroy (ns_learn_t *l);
  * (EINVAL) on a malformed job; nothing of the call is kept then. */
 int ns_learn_add_history (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
                           ns_error_t *err);
+
+/* Only jobs[target] becomes an observation (a job that just ended, in
+ * the select plugin); the others are its context. */
+int ns_learn_observe (ns_learn_t *l, const ns_learn_job_t *jobs, int n,
+                      int target, ns_error_t *err);
+
+/* Keep at most max observations (0: no limit): past it the oldest go,
+ * down to 3/4 of max. */
+void ns_learn_set_max (ns_learn_t *l, int max);
+int ns_learn_nobservations (const ns_learn_t *l);
+
+/* The observations as JSON (the select plugin's state file), programs by
+ * name; NULL if out of memory.  ns_learn_load () adds those of a saved
+ * state (names interned in progs); -1 with err (EINVAL: where and what is
+ * wrong) and nothing added. */
+json_object *ns_learn_save (const ns_learn_t *l, const ns_progtab_t *progs);
+int ns_learn_load (ns_learn_t *l, json_object *state, ns_progtab_t *progs,
+                   ns_error_t *err);
+
+/* After ns_learn_fit (): set in m every learned figure that `given` (the
+ * configuration) does not give.  Returns how many, or -1 with err. */
+int ns_learn_apply (const ns_learn_t *l, ns_interf_t *m,
+                    const ns_interf_t *given, ns_error_t *err);
 
 /* Jobs of program p kept as observations (runtime > 0). */
 int ns_learn_njobs (const ns_learn_t *l, int p);

@@ -86,6 +86,83 @@ static void test_hand (void)
         && strstr (err.text, "listed twice") != NULL,
         "node listed twice: %s", err.text);
     is_int (ns_learn_njobs (l, 0), before, "nothing kept from bad input");
+
+    /* The state: saved, loaded into another learner, the same fit. */
+    ns_progtab_t *progs = ns_progtab_create ();
+    ns_progtab_intern (progs, "A", NULL);
+    ns_progtab_intern (progs, "B", NULL);
+    ok (ns_learn_fit (l, NULL, &err) == 0, "fit again (defaults)");
+    json_object *st = ns_learn_save (l, progs);
+    ok (st != NULL, "save");
+    ns_progtab_t *progs2 = ns_progtab_create ();
+    ns_progtab_intern (progs2, "B", NULL);   /* other ids: names count */
+    ns_learn_t *l2 = ns_learn_create (24, &err);
+    ok (ns_learn_load (l2, st, progs2, &err) == 0, "load: %s", err.text);
+    int a2 = ns_progtab_lookup (progs2, "A"), b2 = ns_progtab_lookup (progs2, "B");
+    is_int (ns_learn_nobservations (l2), ns_learn_nobservations (l),
+            "loaded every observation");
+    ok (ns_learn_fit (l2, NULL, &err) == 0
+        && near (ns_learn_slowdown (l2, a2, b2).value, 1.1, 1e-6)
+        && near (ns_learn_speedup (l2, a2).value, 1.25, 1e-6),
+        "the loaded state fits the same figures (A beside B %.4f)",
+        ns_learn_slowdown (l2, a2, b2).value);
+    /* A broken state: one precise message, nothing added. */
+    json_object *broken = json_tokener_parse ("{\"version\": 1, \"node_cores\": 24,"
+        " \"observations\": [ { \"program\": \"A\", \"runtime\": 10,"
+        " \"striped\": false, \"nodes\": 1, \"segments\": [ [ 10 ] ] },"
+        " { \"program\": \"A\", \"runtime\": -3, \"striped\": true,"
+        " \"nodes\": 2, \"segments\": [] } ] }");
+    int before2 = ns_learn_nobservations (l2);
+    ok (ns_learn_load (l2, broken, progs2, &err) == -1
+        && strstr (err.text, "observations[1]: expected runtime > 0") != NULL,
+        "bad state: %s", err.text);
+    is_int (ns_learn_nobservations (l2), before2, "nothing added");
+    json_object_put (broken);
+    broken = json_tokener_parse ("{\"version\": 2}");
+    ok (ns_learn_load (l2, broken, progs2, &err) == -1
+        && strcmp (err.text, "version: expected 1") == 0, "%s", err.text);
+    json_object_put (broken);
+    broken = json_tokener_parse ("{\"version\": 1, \"node_cores\": 48, "
+                              "\"observations\": []}");
+    ok (ns_learn_load (l2, broken, progs2, &err) == -1
+        && strcmp (err.text, "node_cores: expected 24") == 0, "%s",
+        err.text);
+    json_object_put (broken);
+    json_object_put (st);
+
+    /* Learned figures go where the configuration gives none. */
+    ns_interf_t *given = ns_interf_create ();
+    ns_interf_set_speedup (given, a2, 1.5, NULL);
+    ns_interf_t *m = ns_interf_copy (given);
+    is_int (ns_learn_apply (l2, m, given, &err), 1,
+            "apply: one figure (A beside B), A's given speedup kept");
+    ok (near (ns_interf_speedup (m, a2), 1.5, 1e-12)
+        && near (ns_interf_slowdown (m, a2, b2), 1.1, 1e-6),
+        "model: speedup 1.5 as configured, slowdown 1.1 as learned");
+    ns_interf_destroy (m);
+    ns_interf_destroy (given);
+
+    /* One job at a time (the select plugin): its context only. */
+    int n0 = ns_learn_nobservations (l2);
+    ns_learn_job_t two[2] = {
+        { 0, 0, 100, 2, pair_nodes, half, 0 },
+        { 1, 0, 50, 2, pair_nodes, half, 0 },
+    };
+    ok (ns_learn_observe (l2, two, 2, 1, &err) == 0
+        && ns_learn_nobservations (l2) == n0 + 1, "observe: one more");
+    ok (ns_learn_observe (l2, two, 2, 2, &err) == -1, "target out of range");
+    /* The limit drops the oldest. */
+    ns_learn_set_max (l2, 10);
+    is_int (ns_learn_nobservations (l2), 10, "limit 10: 10 kept");
+    for (int i = 0; i < 5; i++)
+        ns_learn_observe (l2, two, 2, 0, &err);
+    ok (ns_learn_nobservations (l2) <= 10 && ns_learn_nobservations (l2) >= 7,
+        "still within the limit after 5 more (%d)",
+        ns_learn_nobservations (l2));
+    ok (ns_learn_fit (l2, NULL, &err) == 0, "fit after dropping");
+    ns_learn_destroy (l2);
+    ns_progtab_destroy (progs);
+    ns_progtab_destroy (progs2);
     ns_learn_destroy (l);
     ok (ns_learn_create (0, &err) == NULL, "0 cores per node refused");
 }
