@@ -34,6 +34,15 @@ struct obs {
     int first, nseg;    /* segments */
 };
 
+struct alloc {
+    uint64_t id;
+    int program;
+    double start, end;  /* end < 0: live */
+    int n;
+    int off;            /* nodes at apool[off], cores at apool[off + n] */
+    int observable;
+};
+
 struct fit {
     double logb, a;     /* log base runtime, log speedup */
     double *c;          /* per q slot (q + 1): log slowdown */
@@ -54,6 +63,11 @@ struct ns_learn {
     int nfit;
     int nq;             /* q slots in the fit: maxprog + 2 */
     int max_obs;        /* 0: no limit */
+    /* online: recorded allocations */
+    struct alloc *alloc;
+    int nalloc, capalloc;
+    int *apool;         /* nodes then cores of every allocation */
+    int napool, capapool;
 };
 
 void ns_learn_opts_default (ns_learn_opts_t *o)
@@ -100,6 +114,8 @@ void ns_learn_destroy (ns_learn_t *l)
     free (l->obs);
     free (l->seg);
     free (l->ent);
+    free (l->alloc);
+    free (l->apool);
     free (l);
     errno = saved;
 }
@@ -334,6 +350,144 @@ void ns_learn_set_max (ns_learn_t *l, int max)
 int ns_learn_nobservations (const ns_learn_t *l)
 {
     return l ? l->nobs : 0;
+}
+
+/* ---- online ---- */
+
+int ns_learn_live (const ns_learn_t *l)
+{
+    return l ? l->nalloc : 0;
+}
+
+int ns_learn_begin (ns_learn_t *l, uint64_t id, int program, double start,
+                    const int *nodes, const int *cores, int n,
+                    int observable, ns_error_t *err)
+{
+    ns_learn_job_t j = { .program = program, .start = start, .end = start,
+                         .nnodes = n, .nodes = nodes, .cores = cores };
+    if (check_job (&j, 0, err) < 0)
+        return -1;
+    for (int i = 0; i < l->nalloc; i++)
+        if (l->alloc[i].id == id && l->alloc[i].end < 0)
+            return ns_error_set (err, EEXIST, "job %llu already recorded",
+                                 (unsigned long long)id);
+    if (ns_grow (&l->alloc, &l->capalloc, l->nalloc + 1, sizeof (*l->alloc),
+                 64) < 0
+        || ns_grow (&l->apool, &l->capapool, l->napool + 2 * n, sizeof (int),
+                    512) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    l->alloc[l->nalloc++] = (struct alloc){
+        .id = id, .program = program, .start = start, .end = -1, .n = n,
+        .off = l->napool, .observable = observable };
+    memcpy (l->apool + l->napool, nodes, sizeof (int) * n);
+    memcpy (l->apool + l->napool + n, cores, sizeof (int) * n);
+    l->napool += 2 * n;
+    return 0;
+}
+
+static int shares_node (const ns_learn_t *l, const struct alloc *a,
+                        const struct alloc *b)
+{
+    for (int i = 0; i < a->n; i++)
+        for (int k = 0; k < b->n; k++)
+            if (l->apool[a->off + i] == l->apool[b->off + k])
+                return 1;
+    return 0;
+}
+
+/* Ended allocations nobody live overlaps any more go. */
+static void prune (ns_learn_t *l)
+{
+    double oldest = -1;
+    for (int i = 0; i < l->nalloc; i++)
+        if (l->alloc[i].end < 0
+            && (oldest < 0 || l->alloc[i].start < oldest))
+            oldest = l->alloc[i].start;
+    int w = 0, wp = 0;
+    for (int i = 0; i < l->nalloc; i++) {
+        struct alloc a = l->alloc[i];
+        if (a.end >= 0 && (oldest < 0 || a.end <= oldest))
+            continue;
+        memmove (l->apool + wp, l->apool + a.off, sizeof (int) * 2 * a.n);
+        a.off = wp;
+        wp += 2 * a.n;
+        l->alloc[w++] = a;
+    }
+    l->nalloc = w;
+    l->napool = wp;
+}
+
+int ns_learn_end (ns_learn_t *l, uint64_t id, double end, int completed,
+                  ns_error_t *err)
+{
+    int t = -1;
+    for (int i = 0; i < l->nalloc && t < 0; i++)
+        if (l->alloc[i].id == id && l->alloc[i].end < 0)
+            t = i;
+    if (t < 0)
+        return 0;
+    struct alloc *a = &l->alloc[t];
+    a->end = end > a->start ? end : a->start;
+    int rc = 0;
+    if (completed && a->observable && a->program >= 0 && a->end > a->start) {
+        /* the job first, then what overlapped it on its nodes */
+        ns_learn_job_t *jobs = malloc (sizeof (*jobs) * l->nalloc);
+        if (!jobs)
+            return ns_error_set (err, ENOMEM, "out of memory");
+        int n = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < l->nalloc; i++) {
+                const struct alloc *b = &l->alloc[i];
+                if ((pass == 0) != (i == t))
+                    continue;
+                double bend = b->end < 0 ? a->end : b->end;
+                if (i != t && !(b->start < a->end && bend > a->start
+                                && shares_node (l, a, b)))
+                    continue;
+                jobs[n++] = (ns_learn_job_t){
+                    .program = b->program, .start = b->start, .end = bend,
+                    .nnodes = b->n, .nodes = l->apool + b->off,
+                    .cores = l->apool + b->off + b->n,
+                    .context_only = i != t };
+            }
+        rc = ns_learn_observe (l, jobs, n, 0, err) < 0 ? -1 : 1;
+        free (jobs);
+    }
+    prune (l);
+    return rc;
+}
+
+int ns_learn_remap (ns_learn_t *l, const ns_progtab_t *from,
+                    ns_progtab_t *to, ns_error_t *err)
+{
+    int n = ns_progtab_count (from);
+    int *map = malloc (sizeof (int) * (n ? n : 1));
+    if (!map)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    for (int p = 0; p < n; p++)
+        if ((map[p] = ns_progtab_intern (to, ns_progtab_name (from, p),
+                                         err)) < 0) {
+            free (map);
+            return -1;
+        }
+#define REMAP(x) ((x) >= 0 && (x) < n ? map[(x)] : NS_PROGRAM_UNKNOWN)
+    l->maxprog = -1;
+    for (int i = 0; i < l->nobs; i++) {
+        l->obs[i].p = REMAP (l->obs[i].p);
+        if (l->obs[i].p > l->maxprog)
+            l->maxprog = l->obs[i].p;
+    }
+    for (int i = 0; i < l->nent; i++) {
+        l->ent[i].q = REMAP (l->ent[i].q);
+        if (l->ent[i].q > l->maxprog)
+            l->maxprog = l->ent[i].q;
+    }
+    for (int i = 0; i < l->nalloc; i++)
+        l->alloc[i].program = REMAP (l->alloc[i].program);
+#undef REMAP
+    free (map);
+    free_fit (l);
+    return 0;
 }
 
 /* ---- state: the observations as JSON ---- */

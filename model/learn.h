@@ -94,6 +94,26 @@ int ns_learn_load (ns_learn_t *l, json_object *state, ns_progtab_t *progs,
 int ns_learn_apply (const ns_learn_t *l, ns_interf_t *m,
                     const ns_interf_t *given, ns_error_t *err);
 
+/* Online (the select plugin): allocations as they begin and end.  A job
+ * that ends completed becomes an observation, its context the recorded
+ * allocations that overlapped it on its nodes.  Ended allocations are kept
+ * while a live one began before they ended.  observable = 0 for a job
+ * whose history is incomplete (it was running before the learner began
+ * recording, e.g. at a slurmctld restart): a co-tenant only.
+ * ns_learn_begin: 0, or -1 with err (EINVAL bad allocation, EEXIST id
+ * recorded and live, ENOMEM).  ns_learn_end: 1 observed, 0 not (unknown
+ * id, not completed, not observable, unknown program), -1 with err. */
+int ns_learn_begin (ns_learn_t *l, uint64_t id, int program, double start,
+                    const int *nodes, const int *cores, int n,
+                    int observable, ns_error_t *err);
+int ns_learn_end (ns_learn_t *l, uint64_t id, double end, int completed,
+                  ns_error_t *err);
+int ns_learn_live (const ns_learn_t *l);   /* allocations recorded */
+/* Renumber programs by name (a configuration reload renumbers them):
+ * every id of `from` becomes the id of its name in `to` (interned). */
+int ns_learn_remap (ns_learn_t *l, const ns_progtab_t *from,
+                    ns_progtab_t *to, ns_error_t *err);
+
 /* Jobs of program p kept as observations (runtime > 0). */
 int ns_learn_njobs (const ns_learn_t *l, int p);
 /* Largest program id seen + 1. */

@@ -167,6 +167,78 @@ static void test_hand (void)
     ok (ns_learn_create (0, &err) == NULL, "0 cores per node refused");
 }
 
+/* The online path (begin/end as the select plugin sees them) gives what
+ * the history gives. */
+static void test_online (void)
+{
+    ns_error_t err;
+    ns_learn_t *l = ns_learn_create (24, &err);
+    static int full_nodes[1] = { 0 }, full_cores[1] = { 24 };
+    static int pair_nodes[2] = { 2, 3 }, half[2] = { 12, 12 };
+    struct ev_ { double t; int begin; uint64_t id; int prog; int full; } ev[80];
+    int ne = 0;
+    double t = 0;
+    uint64_t id = 1;
+    for (int i = 0; i < 5; i++, t += 1000) {
+        /* A alone on a full node 100 s, striped alone 80 s, beside B 88 s */
+        ev[ne++] = (struct ev_){ t, 1, id, 0, 1 };
+        ev[ne++] = (struct ev_){ t + 100, 0, id++, 0, 1 };
+        ev[ne++] = (struct ev_){ t + 200, 1, id, 0, 0 };
+        ev[ne++] = (struct ev_){ t + 280, 0, id++, 0, 0 };
+        ev[ne++] = (struct ev_){ t + 390, 1, id + 1, 1, 0 };
+        ev[ne++] = (struct ev_){ t + 400, 1, id, 0, 0 };
+        ev[ne++] = (struct ev_){ t + 488, 0, id, 0, 0 };
+        ev[ne++] = (struct ev_){ t + 500, 0, id + 1, 1, 0 };
+        id += 2;
+    }
+    int bad = 0, observed = 0;
+    for (int i = 0; i < ne; i++) {
+        int *nodes = ev[i].full ? full_nodes : pair_nodes;
+        int *cores = ev[i].full ? full_cores : half;
+        int n = ev[i].full ? 1 : 2;
+        if (ev[i].begin)
+            bad |= ns_learn_begin (l, ev[i].id, ev[i].prog, ev[i].t, nodes,
+                                   cores, n, 1, &err) != 0;
+        else {
+            int rc = ns_learn_end (l, ev[i].id, ev[i].t, 1, &err);
+            bad |= rc < 0;
+            observed += rc == 1;
+        }
+    }
+    ok (!bad, "begin/end accepted");
+    is_int (observed, 20, "20 jobs ended completed: 20 observations");
+    is_int (ns_learn_live (l), 0, "nothing live: no allocation kept");
+    ok (ns_learn_fit (l, NULL, &err) == 0
+        && near (ns_learn_speedup (l, 0).value, 1.25, 1e-6)
+        && near (ns_learn_slowdown (l, 0, 1).value, 1.1, 1e-6),
+        "online: A's speedup 1.25 and slowdown beside B 1.1");
+    ok (ns_learn_begin (l, 99, 0, 0, pair_nodes, half, 2, 1, &err) == 0
+        && ns_learn_begin (l, 99, 0, 0, pair_nodes, half, 2, 1, &err) == -1
+        && strstr (err.text, "already recorded"), "a live id twice: %s",
+        err.text);
+    is_int (ns_learn_end (l, 99, 50, 0, &err), 0, "not completed: no "
+            "observation");
+    is_int (ns_learn_end (l, 12345, 50, 1, &err), 0, "unknown id: nothing");
+    ns_learn_begin (l, 100, 0, 0, pair_nodes, half, 2, 0, &err);
+    is_int (ns_learn_end (l, 100, 50, 1, &err), 0,
+            "not observable (began before recording): no observation");
+    /* A configuration reload renumbers programs: names are kept. */
+    ns_progtab_t *from = ns_progtab_create (), *to = ns_progtab_create ();
+    ns_progtab_intern (from, "A", NULL);
+    ns_progtab_intern (from, "B", NULL);
+    ns_progtab_intern (to, "Z", NULL);
+    ns_progtab_intern (to, "B", NULL);
+    ok (ns_learn_remap (l, from, to, &err) == 0, "remap");
+    int a = ns_progtab_lookup (to, "A"), b = ns_progtab_lookup (to, "B");
+    ok (a == 2 && b == 1 && ns_learn_fit (l, NULL, &err) == 0
+        && near (ns_learn_slowdown (l, a, b).value, 1.1, 1e-6)
+        && ns_learn_njobs (l, 0) == 0,
+        "after the remap A (now 2) beside B (now 1) is still 1.1");
+    ns_progtab_destroy (from);
+    ns_progtab_destroy (to);
+    ns_learn_destroy (l);
+}
+
 /* ---- closed loop through the engine ---- */
 
 #define NP 4
@@ -329,6 +401,7 @@ static void test_closed_loop (double noise, double tol)
 int main (void)
 {
     test_hand ();
+    test_online ();
     test_closed_loop (0.0, 0.005);
     test_closed_loop (0.05, 0.03);
     return done_testing ();
