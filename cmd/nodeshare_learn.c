@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <json-c/json.h>
+#include <json-c/json_util.h>
 
 #include "cmdline.h"
 #include "history.h"
@@ -30,6 +31,7 @@ static void usage (FILE *f)
 {
     fprintf (f,
 "Usage: nodeshare-learn [OPTIONS] DUMP...\n"
+"       nodeshare-learn [OPTIONS] --state FILE [DUMP...]\n"
 "Fit each program's spread_speedup and the pairwise slowdown matrix from\n"
 "the cluster's own job history, and print them as the \"programs\" section\n"
 "of nodeshare.json (with the evidence behind each figure under \"learned\").\n"
@@ -45,6 +47,9 @@ static void usage (FILE *f)
 "      --min-exposure F     fraction of a job's run that counts as exposed\n"
 "                           (default 0.05)\n"
 "      --max-se X           figures less certain stay neutral (default 0.05)\n"
+"      --state FILE         also what the select plugin has learned so far\n"
+"                           (StateSaveLocation/nodeshare-learn.json; its\n"
+"                           node size is used when --cores is not given)\n"
 "  -o, --output FILE        write the JSON there (default stdout)\n"
 "  -t, --table              a table instead: program, figure, value,\n"
 "                           standard error, jobs (learned figures only)\n"
@@ -75,6 +80,7 @@ struct opts {
     const char *output;
     int quiet;
     int table;
+    const char *state;
     ns_learn_opts_t lo;
 };
 
@@ -275,7 +281,7 @@ static int parse_double (const char *opt, const char *s, double lo,
     return 0;
 }
 
-enum { OPT_MIN_OBS = 256, OPT_MIN_EXP, OPT_MAX_SE };
+enum { OPT_MIN_OBS = 256, OPT_MIN_EXP, OPT_MAX_SE, OPT_STATE };
 
 static const struct option longopts[] = {
     { "cores", required_argument, NULL, 'C' },
@@ -284,6 +290,7 @@ static const struct option longopts[] = {
     { "min-exposure", required_argument, NULL, OPT_MIN_EXP },
     { "max-se", required_argument, NULL, OPT_MAX_SE },
     { "output", required_argument, NULL, 'o' },
+    { "state", required_argument, NULL, OPT_STATE },
     { "quiet", no_argument, NULL, 'q' },
     { "table", no_argument, NULL, 't' },
     { "help", no_argument, NULL, 'h' },
@@ -309,6 +316,7 @@ int main (int argc, char **argv)
             o.cores = (int)v;
             break;
         case 'c': o.config = optarg; break;
+        case OPT_STATE: o.state = optarg; break;
         case 'o': o.output = optarg; break;
         case 'q': o.quiet = 1; break;
         case 't': o.table = 1; break;
@@ -335,12 +343,34 @@ int main (int argc, char **argv)
             return NS_EXIT_USAGE;
         }
     }
-    if (optind == argc)
+    if (optind == argc && !o.state)
         return die ("no sacct dump given (see --help)"), NS_EXIT_USAGE;
+    ns_error_t err;
+    json_object *state = NULL;
+    if (o.state) {
+        json_object *nc;
+        if (!(state = json_object_from_file (o.state)))
+            return die ("%s: cannot read it as JSON (%s)", o.state,
+                        json_util_get_last_err ()
+                            ? json_util_get_last_err () : "?"),
+                   NS_EXIT_FAIL;
+        if (!json_object_object_get_ex (state, "node_cores", &nc)
+            || json_object_get_int (nc) < 1) {
+            json_object_put (state);
+            return die ("%s: not a learning state (no node_cores)", o.state),
+                   NS_EXIT_FAIL;
+        }
+        if (o.cores && o.cores != json_object_get_int (nc)) {
+            die ("%s: nodes of %d cores, not --cores %d", o.state,
+                 json_object_get_int (nc), o.cores);
+            json_object_put (state);
+            return NS_EXIT_USAGE;
+        }
+        o.cores = json_object_get_int (nc);
+    }
     if (!o.cores)
         return die ("give --cores C: a sacct dump does not say how many "
                     "cores a node has"), NS_EXIT_USAGE;
-    ns_error_t err;
     ns_config_t *cfg = NULL;
     if (o.config && !(cfg = ns_config_load_file (o.config, &err)))
         return die ("%s", err.text), NS_EXIT_USAGE;
@@ -349,11 +379,18 @@ int main (int argc, char **argv)
                               : ns_progtab_create ();
     ns_learn_t *l = ns_learn_create (o.cores, &err);
     int ndumps = argc - optind, rc = NS_EXIT_FAIL;
-    ns_history_t **h = calloc (ndumps, sizeof (*h));
+    ns_history_t **h = calloc (ndumps ? ndumps : 1, sizeof (*h));
     if (!progs || !l || !h) {
         die ("out of memory");
         goto out;
     }
+    if (state && ns_learn_load (l, state, progs, &err) < 0) {
+        die ("%s: %s", o.state, err.text);
+        goto out;
+    }
+    if (state && !o.quiet)
+        fprintf (stderr, PROG ": %s: %d observations\n", o.state,
+                 ns_learn_nobservations (l));
     for (int i = 0; i < ndumps; i++)
         if (read_dump (argv[optind + i], l, cfg, progs, &o, &h[i]) < 0)
             goto out;
@@ -362,7 +399,8 @@ int main (int argc, char **argv)
         observed += ns_learn_njobs (l, p);
     if (observed == 0) {
         die ("no completed job with a known program and a node list in %s%s",
-             argv[optind], ndumps > 1 ? " and the other dumps" : "");
+             ndumps ? argv[optind] : o.state,
+             ndumps > 1 || (ndumps && o.state) ? " and the other inputs" : "");
         goto out;
     }
     if (ns_learn_fit (l, &o.lo, &err) < 0) {
@@ -389,5 +427,6 @@ out:
     ns_learn_destroy (l);
     ns_progtab_destroy (progs);
     ns_config_destroy (cfg);
+    json_object_put (state);
     return rc;
 }

@@ -37,6 +37,7 @@ struct ns_config {
     ns_identity_t *identity;
     double cache_sigma;
     uint64_t cache_footprint;
+    ns_learn_conf_t learn;
 };
 
 /* State of one load: where we are in the tree, for error messages, and
@@ -71,6 +72,9 @@ ns_config_t *ns_config_create (void)
     ns_policy_default (&cfg->policy);
     cfg->cache_sigma = 1.0;
     cfg->cache_footprint = 0;
+    cfg->learn = (ns_learn_conf_t){ .enabled = 0, .min_observations = 5,
+                                    .max_observations = 20000,
+                                    .max_se = 0.05, .save_every = 60 };
     cfg->progs = ns_progtab_create ();
     cfg->interf = ns_interf_create ();
     cfg->identity = ns_identity_create ();
@@ -112,6 +116,12 @@ const ns_interf_t *ns_config_interf (const ns_config_t *cfg)
 const ns_identity_t *ns_config_identity (const ns_config_t *cfg)
 {
     return cfg ? cfg->identity : NULL;
+}
+
+const ns_learn_conf_t *ns_config_learn (const ns_config_t *cfg)
+{
+    static const ns_learn_conf_t off = { 0, 5, 20000, 0.05, 60 };
+    return cfg ? &cfg->learn : &off;
 }
 
 double ns_config_cache_sigma (const ns_config_t *cfg)
@@ -823,6 +833,64 @@ static int read_footprint (struct reader *r, json_object *v)
     return 0;
 }
 
+static int read_learn_enabled (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_boolean))
+        return fail_got (r, v, "true or false");
+    r->cfg->learn.enabled = json_object_get_boolean (v);
+    return 0;
+}
+
+static int read_learn_min_obs (struct reader *r, json_object *v)
+{
+    int64_t i;
+    if (get_integer (r, v, 1, 1000000, "an integer 1..1000000", &i) < 0)
+        return -1;
+    r->cfg->learn.min_observations = (int)i;
+    return 0;
+}
+
+static int read_learn_max_obs (struct reader *r, json_object *v)
+{
+    int64_t i;
+    if (get_integer (r, v, 100, 10000000, "an integer 100..10000000", &i) < 0)
+        return -1;
+    r->cfg->learn.max_observations = (int)i;
+    return 0;
+}
+
+static int read_learn_max_se (struct reader *r, json_object *v)
+{
+    return get_number (r, v, 0.0, 10.0, "a number 0..10",
+                       &r->cfg->learn.max_se);
+}
+
+static int read_learn_save_every (struct reader *r, json_object *v)
+{
+    int64_t i;
+    if (get_integer (r, v, 0, 86400, "seconds 0..86400", &i) < 0)
+        return -1;
+    r->cfg->learn.save_every = (int)i;
+    return 0;
+}
+
+static const struct key learn_keys[] = {
+    { "enabled", read_learn_enabled },
+    { "min_observations", read_learn_min_obs },
+    { "max_observations", read_learn_max_obs },
+    { "max_se", read_learn_max_se },
+    { "save_every", read_learn_save_every },
+    { NULL, NULL },
+};
+
+static int read_learn (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_object))
+        return fail_got (r, v, "an object with enabled, min_observations, "
+                         "max_observations, max_se, save_every");
+    return read_object (r, v, learn_keys);
+}
+
 static const struct key cache_keys[] = {
     { "sigma", read_sigma },
     { "default_footprint", read_footprint },
@@ -862,6 +930,7 @@ static const struct key top_keys[] = {
     { "identity", read_identity },
     { "cache", read_cache },
     { "learned", read_learned },
+    { "learn", read_learn },
     { NULL, NULL },
 };
 

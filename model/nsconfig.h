@@ -54,6 +54,16 @@
 
 typedef struct ns_config ns_config_t;
 
+/* "learn": online learning in the select plugin (nodeshare-learn(1)). */
+typedef struct {
+    int enabled;            /* default false */
+    int min_observations;   /* jobs per figure, default 5 */
+    int max_observations;   /* kept, oldest dropped, default 20000 */
+    double max_se;          /* default 0.05 */
+    int save_every;         /* s between state writes, default 60; 0: at
+                               every observation */
+} ns_learn_conf_t;
+
 /* The built-in defaults (what an absent file means).  NULL with errno
  * ENOMEM on failure. */
 ns_config_t *ns_config_create (void);
@@ -77,6 +87,8 @@ ns_progtab_t *ns_config_progtab (ns_config_t *cfg);
 const ns_interf_t *ns_config_interf (const ns_config_t *cfg);
 const ns_identity_t *ns_config_identity (const ns_config_t *cfg);
 double ns_config_cache_sigma (const ns_config_t *cfg);
+/* The "learn" settings (NULL cfg: learning off). */
+const ns_learn_conf_t *ns_config_learn (const ns_config_t *cfg);
 uint64_t ns_config_cache_footprint (const ns_config_t *cfg);
 
 /* Parse "512", "32K", "2M", "1.5G", "64KiB" into bytes.  Units K, M, G, T

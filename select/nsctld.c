@@ -40,6 +40,7 @@
 #include "src/common/xstring.h"
 
 #include "identity.h"
+#include "learn.h"
 #include "nsconfig.h"
 #include "nsplugin.h"
 #include "nsutil.h"
@@ -56,6 +57,14 @@
 #pragma weak find_job_record
 
 static int set16 (uint16_t v);
+static int learn_start (void);
+static void learn_running (void);
+static void learn_save (int force);
+static void learn_refit (void);
+static void learn_stop (void);
+static const ns_interf_t *model_now (void);
+static void learn_begin (job_record_t *job, int observable);
+static void learn_end (job_record_t *job);
 
 /* Rebuild the model from slurmctld's records at least this often, so that
  * anything the start/end hooks missed cannot last. */
@@ -94,6 +103,14 @@ static struct {
     ns_share_t *shares;         /* nnodes entries of scratch */
     struct running *run;
     int nrun, caprun;
+
+    /* Online learning (design.md section 7): learn != NULL when on. */
+    ns_learn_t *learn;
+    ns_interf_t *merged;        /* configured + learned figures, or NULL */
+    char learn_path[PATH_MAX];  /* StateSaveLocation/nodeshare-learn.json */
+    time_t learn_saved;         /* last state write */
+    int learn_unsaved;          /* observations since */
+    int learn_unfitted;         /* observations since the last fit */
 
     time_t built;               /* when the model was last rebuilt */
     ns_jobmemo_t *memo;
@@ -148,6 +165,7 @@ int ns_ctld_init (void)
 void ns_ctld_fini (void)
 {
     pthread_mutex_lock (&S.lock);
+    learn_stop ();
     S.active = 0;
     ns_config_destroy (S.cfg);
     S.cfg = NULL;
@@ -191,8 +209,17 @@ void ns_ctld_reconfigure (void)
                                           sizeof (desc)));
         goto out;
     }
+    /* What was learned stays; its program ids follow the new table. */
+    if (S.learn && (!ns_config_learn (cfg)->enabled
+                    || ns_learn_remap (S.learn, ns_config_progtab (S.cfg),
+                                       ns_config_progtab (cfg), &err) < 0))
+        learn_stop ();
     ns_config_destroy (S.cfg);
     S.cfg = cfg;
+    if (S.learn) {
+        ns_learn_set_max (S.learn, ns_config_learn (S.cfg)->max_observations);
+        learn_refit ();
+    }
     /* Program ids and identity rules belong to the configuration. */
     ns_jobmemo_forget_programs (S.memo);
     S.dirty = 1;
@@ -361,7 +388,7 @@ static int running_flags (const job_record_t *job, int program, int nnodes)
                      ? (int)d->num_tasks : (int)(d->min_cpus / cpt);
     ns_request_init (&r, job->job_id, program, ntasks > 0 ? ntasks : 1);
     r.cpus_per_task = cpt;
-    if (!ns_place_governed (S.cl, pol, ns_config_interf (S.cfg), &r))
+    if (!ns_place_governed (S.cl, pol, model_now (), &r))
         return NS_JOB_PACKED;
     return nnodes > 1 ? NS_JOB_STRIPED : 0;
 }
@@ -433,6 +460,8 @@ static int rebuild (ns_error_t *err)
     }
     S.dirty = 0;
     S.built = time (NULL);
+    if (learn_start ())
+        learn_running ();
     debug ("nodeshare: model rebuilt: %d nodes, %d running jobs", nn,
            ns_cluster_njobs (S.cl));
     return 0;
@@ -480,6 +509,8 @@ void ns_ctld_job_begin (job_record_t *job)
     pthread_mutex_lock (&S.lock);
     if (S.active && !S.dirty && S.cl && add_running (job) < 0)
         S.dirty = 1;
+    if (S.active)
+        learn_begin (job, 1);
     pthread_mutex_unlock (&S.lock);
 }
 
@@ -491,7 +522,235 @@ void ns_ctld_job_fini (job_record_t *job)
             ns_cluster_remove_job (S.cl, job->job_id, NULL);
         drop_running (job->job_id);
     }
+    if (S.active)
+        learn_end (job);
     pthread_mutex_unlock (&S.lock);
+}
+
+/*
+ * Online learning: slurmctld folds every completed job into the learner
+ * (model/learn.h) with the allocations that overlapped it, keeps the
+ * state under StateSaveLocation, and uses learned figures where
+ * nodeshare.json gives none.  Never fatal: trouble is logged and learning
+ * (or only saving) stops.
+ */
+
+/* The model the decisions use. */
+static const ns_interf_t *model_now (void)
+{
+    return S.merged ? S.merged : ns_config_interf (S.cfg);
+}
+
+static void learn_save (int force)
+{
+    const ns_learn_conf_t *lc = ns_config_learn (S.cfg);
+    time_t now = time (NULL);
+    if (!S.learn || !S.learn_unsaved
+        || (!force && now - S.learn_saved < lc->save_every))
+        return;
+    json_object *st = ns_learn_save (S.learn, ns_config_progtab (S.cfg));
+    char tmp[PATH_MAX + 8];
+    snprintf (tmp, sizeof (tmp), "%s.new", S.learn_path);
+    int ok = st && json_object_to_file_ext (tmp, st, JSON_C_TO_STRING_PLAIN)
+                       == 0;
+    json_object_put (st);
+    if (ok && chmod (tmp, 0600) == 0 && rename (tmp, S.learn_path) == 0) {
+        S.learn_saved = now;
+        S.learn_unsaved = 0;
+        debug ("nodeshare: learning state saved: %d observations in %s",
+               ns_learn_nobservations (S.learn), S.learn_path);
+    } else {
+        error ("nodeshare: cannot save the learning state to %s: %m; "
+               "learning goes on in memory", S.learn_path);
+        unlink (tmp);
+        S.learn_saved = now;    /* try again later, not at every job */
+    }
+}
+
+/* Fit and merge: learned figures where the configuration gives none. */
+static void learn_refit (void)
+{
+    ns_error_t err;
+    const ns_learn_conf_t *lc = ns_config_learn (S.cfg);
+    ns_learn_opts_t o;
+    ns_learn_opts_default (&o);
+    o.min_observations = lc->min_observations;
+    o.max_se = lc->max_se;
+    S.learn_unfitted = 0;
+    if (!S.learn || ns_learn_nobservations (S.learn) == 0)
+        return;
+    ns_interf_t *m = NULL;
+    int set;
+    if (ns_learn_fit (S.learn, &o, &err) < 0
+        || !(m = ns_interf_copy (ns_config_interf (S.cfg)))
+        || (set = ns_learn_apply (S.learn, m, ns_config_interf (S.cfg),
+                                  &err)) < 0) {
+        error ("nodeshare: learning: %s; the configured figures stay in use",
+               m ? err.text : "out of memory");
+        ns_interf_destroy (m);
+        return;
+    }
+    ns_interf_destroy (S.merged);
+    S.merged = set > 0 ? m : NULL;
+    if (set == 0)
+        ns_interf_destroy (m);
+    verbose ("nodeshare: learning: %d figures learned from %d observations "
+             "in use", set, ns_learn_nobservations (S.learn));
+}
+
+/* Start learning if the configuration asks (the first time nodes are
+ * known): the saved state is loaded; a state that does not load is set
+ * aside with a log line, never fatal. */
+static int learn_start (void)
+{
+    ns_error_t err;
+    const ns_learn_conf_t *lc = ns_config_learn (S.cfg);
+    if (S.learn || !lc->enabled || node_record_count < 1)
+        return 0;
+    int cores = 1;
+    for (int i = 0; i < node_record_count; i++)
+        if (node_cpus (node_record_table_ptr[i]) > cores)
+            cores = node_cpus (node_record_table_ptr[i]);
+    if (!slurm_conf.state_save_location
+        || snprintf (S.learn_path, sizeof (S.learn_path),
+                     "%s/nodeshare-learn.json",
+                     slurm_conf.state_save_location)
+               >= (int)sizeof (S.learn_path)) {
+        error ("nodeshare: learning off: no usable StateSaveLocation");
+        return 0;
+    }
+    if (!(S.learn = ns_learn_create (cores, &err))) {
+        error ("nodeshare: learning off: %s", err.text);
+        return 0;
+    }
+    ns_learn_set_max (S.learn, lc->max_observations);
+    S.learn_saved = time (NULL);
+    struct stat st;
+    if (stat (S.learn_path, &st) < 0) {
+        info ("nodeshare: learning from job ends (state: %s, none yet)",
+              S.learn_path);
+        return 1;
+    }
+    json_object *js = json_object_from_file (S.learn_path);
+    if (!js || ns_learn_load (S.learn, js, ns_config_progtab (S.cfg), &err)
+                   < 0) {
+        char aside[PATH_MAX + 32];
+        snprintf (aside, sizeof (aside), "%s.corrupt-%ld", S.learn_path,
+                  (long)time (NULL));
+        int moved = rename (S.learn_path, aside) == 0;
+        error ("nodeshare: learning state %s does not load (%s); %s, "
+               "learning starts afresh", S.learn_path,
+               js ? err.text : "not JSON",
+               moved ? "set aside" : "could not set it aside either");
+        if (moved)
+            error ("nodeshare: the old learning state is now %s", aside);
+        json_object_put (js);
+        return 1;
+    }
+    json_object_put (js);
+    info ("nodeshare: learning state: %d observations from %s",
+          ns_learn_nobservations (S.learn), S.learn_path);
+    learn_refit ();
+    return 1;
+}
+
+/* Learning off (fini, or a configuration without it): saved first. */
+static void learn_stop (void)
+{
+    if (!S.learn)
+        return;
+    S.learn_unsaved += 1;       /* the last word goes to disk */
+    learn_save (1);
+    ns_learn_destroy (S.learn);
+    S.learn = NULL;
+    ns_interf_destroy (S.merged);
+    S.merged = NULL;
+}
+
+/* The CPUs job holds per node, for the learner: n, or 0. */
+static int learn_shares (const job_record_t *job, int **nodes, int **cores)
+{
+    const job_resources_t *jr = job->job_resrcs;
+    *nodes = *cores = NULL;
+    if (!jr || !jr->node_bitmap || !jr->cpus)
+        return 0;
+    int cnt = bit_set_count (jr->node_bitmap);
+    if (cnt < 1 || !(*nodes = malloc (sizeof (int) * cnt))
+        || !(*cores = malloc (sizeof (int) * cnt))) {
+        free (*nodes);
+        *nodes = NULL;
+        return 0;
+    }
+    int n = 0, k = 0, last = bit_fls (jr->node_bitmap);
+    for (int i = bit_ffs (jr->node_bitmap); i >= 0 && i <= last; i++) {
+        if (!bit_test (jr->node_bitmap, i))
+            continue;
+        int cpus = jr->cpus[k++];
+        if (cpus > 0 && n < cnt) {
+            (*nodes)[n] = i;
+            (*cores)[n] = cpus;
+            n++;
+        }
+    }
+    return n;
+}
+
+static void learn_begin (job_record_t *job, int observable)
+{
+    ns_error_t err;
+    if (!S.learn)
+        return;
+    ns_jobinfo_t *ji = ns_jobmemo_get (S.memo, job->job_id);
+    int *nodes, *cores;
+    int n = learn_shares (job, &nodes, &cores);
+    if (ji && n > 0
+        && ns_learn_begin (S.learn, job->job_id, program_of (job, ji),
+                           (double)job->start_time, nodes, cores, n,
+                           observable, &err) < 0
+        && errno != EEXIST)
+        debug ("nodeshare: learning: %pJ not recorded: %s", job, err.text);
+    free (nodes);
+    free (cores);
+}
+
+static void learn_end (job_record_t *job)
+{
+    ns_error_t err;
+    if (!S.learn)
+        return;
+    int completed = (job->job_state & JOB_STATE_BASE) == JOB_COMPLETE;
+    time_t end = job->end_time ? job->end_time : time (NULL);
+    int rc = ns_learn_end (S.learn, job->job_id, (double)end, completed,
+                           &err);
+    if (rc < 0) {
+        debug ("nodeshare: learning: %pJ: %s", job, err.text);
+        return;
+    }
+    if (rc == 1) {
+        S.learn_unsaved++;
+        S.learn_unfitted++;
+        debug ("nodeshare: learning: %pJ observed (%d observations)", job,
+               ns_learn_nobservations (S.learn));
+    }
+    /* Refit at most every 16 observations: the fit is a few ms per
+     * thousand observations, under slurmctld's job lock. */
+    if (S.learn_unfitted >= 16
+        || (S.learn_unfitted > 0 && ns_learn_nobservations (S.learn) < 64))
+        learn_refit ();
+    learn_save (0);
+}
+
+/* Running jobs the learner has not seen (a restart): co-tenants only. */
+static void learn_running (void)
+{
+    if (!S.learn || !job_list)
+        return;
+    ListIterator it = list_iterator_create (job_list);
+    job_record_t *job;
+    while ((job = list_next (it)))
+        if (IS_JOB_RUNNING (job))
+            learn_begin (job, 0);
+    list_iterator_destroy (it);
 }
 
 /*
@@ -831,7 +1090,7 @@ static int decide_future (const ns_request_t *r)
         ns_request_t q = *r;
         q.flags |= NS_REQ_QUIET;
         int k = ns_place_after (S.cl, ns_config_policy (S.cfg),
-                                ns_config_interf (S.cfg),
+                                model_now (),
                                 ns_config_progtab (S.cfg), &q, ids, ends,
                                 S.nrun, S.pl, &err);
         if (k < 0)
@@ -946,7 +1205,7 @@ static int decide (const struct call *c, int run_now, int *waits)
     }
 
     build_request (job, ji, c->bitmap, &r);
-    if (ns_place (S.cl, ns_config_policy (S.cfg), ns_config_interf (S.cfg),
+    if (ns_place (S.cl, ns_config_policy (S.cfg), model_now (),
                   ns_config_progtab (S.cfg), &r, S.pl, &err) < 0) {
         log_error_once (job, err.text);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);

@@ -204,5 +204,31 @@ if [ $? = 2 ] && printf '%s' "$out" | grep -qF "give exactly one with -p (got 2)
 else
     fail "nodeshare-sim --sacct with two policies: $out"
 fi
+# The select plugin's state (StateSaveLocation/nodeshare-learn.json).
+{
+    printf '{ "version": 1, "node_cores": 24, "observations": ['
+    sep=
+    for i in 1 2 3; do
+        printf '%s{ "program": "A", "runtime": 100, "striped": false, "nodes": 1, "segments": [ [ 100 ] ] }' "$sep"
+        sep=,
+        printf ',{ "program": "A", "runtime": 80, "striped": true, "nodes": 2, "segments": [ [ 80 ] ] }'
+    done
+    printf '] }\n'
+} >"$tmp/state.json"
+out=$("$learn" --state "$tmp/state.json" --min-observations 3 --table 2>&1)
+if [ $? = 0 ] && printf '%s\n' "$out" | grep -q "state.json: 6 observations" \
+   && printf '%s\n' "$out" | grep -qE '^A +spread_speedup +1\.250 '; then
+    pass "--state: what the plugin learned (6 observations, A 1.250)"
+else
+    fail "--state: $out"
+fi
+echo '{ "version": 1, "node_cores": 24, "observations": [ { "program": "A" } ] }' \
+    >"$tmp/badstate.json"
+expect "--state with a broken observation" 1 \
+    "observations[0]: expected runtime > 0" --state "$tmp/badstate.json"
+echo 'garbage' >"$tmp/garbage.json"
+expect "--state not JSON" 1 "cannot read it as JSON" --state "$tmp/garbage.json"
+expect "--state with other --cores" 2 "nodes of 24 cores, not --cores 48" \
+    -C 48 --state "$tmp/state.json"
 echo "1..$n"
 [ $failed -eq 0 ]
