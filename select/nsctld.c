@@ -58,7 +58,7 @@
 
 static int set16 (uint16_t v);
 static int learn_start (void);
-static void learn_running (void);
+static void learn_running (uint32_t except);
 static void learn_save (int force);
 static void learn_refit (void);
 static void learn_stop (void);
@@ -461,7 +461,7 @@ static int rebuild (ns_error_t *err)
     S.dirty = 0;
     S.built = time (NULL);
     if (learn_start ())
-        learn_running ();
+        learn_running (0);
     debug ("nodeshare: model rebuilt: %d nodes, %d running jobs", nn,
            ns_cluster_njobs (S.cl));
     return 0;
@@ -509,8 +509,11 @@ void ns_ctld_job_begin (job_record_t *job)
     pthread_mutex_lock (&S.lock);
     if (S.active && !S.dirty && S.cl && add_running (job) < 0)
         S.dirty = 1;
-    if (S.active)
+    if (S.active) {
+        if (!S.learn && learn_start ())
+            learn_running (job->job_id);
         learn_begin (job, 1);
+    }
     pthread_mutex_unlock (&S.lock);
 }
 
@@ -740,15 +743,16 @@ static void learn_end (job_record_t *job)
     learn_save (0);
 }
 
-/* Running jobs the learner has not seen (a restart): co-tenants only. */
-static void learn_running (void)
+/* Running jobs the learner has not seen (it just started: slurmctld
+ * started, or learning was switched on): co-tenants only. */
+static void learn_running (uint32_t except)
 {
     if (!S.learn || !job_list)
         return;
     ListIterator it = list_iterator_create (job_list);
     job_record_t *job;
     while ((job = list_next (it)))
-        if (IS_JOB_RUNNING (job))
+        if (IS_JOB_RUNNING (job) && job->job_id != except)
             learn_begin (job, 0);
     list_iterator_destroy (it);
 }

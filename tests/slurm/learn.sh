@@ -1,0 +1,179 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/slurm/learn.sh - online learning in the select plugin on a real
+# cluster (TAP)
+#
+# 4 nodes x 24 cores, select/cons_tres_nodeshare with "learn" enabled
+# (save_every 0: the state is written at every observation).  Checks,
+# polling with bounds and printing what it saw:
+#   observe     completed jobs become observations in
+#               StateSaveLocation/nodeshare-learn.json (mode 0600); a
+#               cancelled job does not
+#   --state     nodeshare-learn --state reads it: sleep jobs of one program
+#               beside each other give figures of 1.00 within noise
+#   reconfigure scontrol reconfigure keeps every observation
+#   restart     slurmctld restarts, loads the state (log line with the
+#               count) and goes on adding to it
+#   corrupt     a state that does not load is set aside (renamed, one error
+#               line), slurmctld runs, learning starts afresh
+#
+# Skips like tests/slurm/select.sh.
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+. "$top_srcdir/tests/slurm/lib.sh"
+
+ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
+plugin=$top_builddir/select/.libs/select_cons_tres_nodeshare.so
+mkdir_tool=$top_builddir/cmd/nodeshare-plugindir
+learn=$top_builddir/nodeshare-learn
+[ -f "$plugin" ] ||
+    tap_skip_all "select plugin not built (configure --with-slurm-source=DIR|auto)"
+[ -x "$mkdir_tool" ] || tap_skip_all "$mkdir_tool not built"
+
+scratch=$(mktemp -d /tmp/nslearn.XXXXXX) || exit 1
+chmod 755 "$scratch"
+cleanup () {
+    ns_cluster_stop
+    if [ "$_ns_tap_failed" -gt 0 ] || [ -n "${NS_CLUSTER_KEEP:-}" ]; then
+        echo "# scenario files kept in $scratch"
+    else
+        rm -rf "$scratch"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+mkdir -p "$scratch/bin"
+cp /bin/sleep "$scratch/bin/lmp_serial" && chmod 755 "$scratch/bin/lmp_serial"
+"$mkdir_tool" --quiet --plugin "$plugin" "$scratch/plugins"
+tap_ok $? "nodeshare-plugindir makes a PluginDir" || tap_done
+
+NS_CLUSTER_DIR=$scratch/cluster
+NS_PLUGINDIR=$scratch/plugins
+NS_SELECTTYPE=select/cons_tres_nodeshare
+NS_SLURM_CONF_EXTRA="SchedulerParameters=batch_sched_delay=0,bf_interval=1"
+NS_SLURM_DEBUG=debug
+export NS_CLUSTER_DIR NS_PLUGINDIR NS_SELECTTYPE NS_SLURM_CONF_EXTRA \
+       NS_SLURM_DEBUG
+mkdir -p "$NS_CLUSTER_DIR"
+cat >"$NS_CLUSTER_DIR/nodeshare.json" <<'EOF'
+// written by tests/slurm/learn.sh
+{
+  "policy": "mixed",
+  "fallback_after": -1,
+  "programs": { "LAM": { "spread_speedup": 1.147 } },
+  "identity": { "patterns": [ { "match": "lmp*", "program": "LAM" } ] },
+  "learn": { "enabled": true, "min_observations": 3, "save_every": 0 }
+}
+EOF
+ns_cluster_start 4 24
+tap_ok $? "cluster of 4 x 24 cores with learning on starts" || tap_done
+work=$NS_CLUSTER_DIR/work
+state=$NS_CLUSTER_DIR/state/nodeshare-learn.json
+log=$(ns_cluster_log_ctld)
+
+# wait_log FIXED-STRING [TIMEOUT]: the slurmctld log says it (learning
+# starts when slurmctld first builds its model of the cluster).
+wait_log () {
+    local t=0
+    while ! grep -qF -- "$1" "$log" && [ $t -lt "${2:-30}" ]; do
+        sleep 1
+        t=$((t + 1))
+    done
+    grep -qF -- "$1" "$log"
+}
+
+# observations IN THE STATE FILE (0 if none)
+observations () {
+    [ -f "$state" ] || { echo 0; return; }
+    grep -o '"program"' "$state" | wc -l | tr -d ' '
+}
+
+# wait_observations N [TIMEOUT]: until the state holds at least N.
+wait_observations () {
+    local t=0
+    while [ "$(observations)" -lt "$1" ] && [ $t -lt "${2:-60}" ]; do
+        sleep 1
+        t=$((t + 1))
+    done
+    [ "$(observations)" -ge "$1" ]
+}
+
+# run N jobs of 24 tasks (LAM, 4 s): two at a time share a pair of nodes
+batch () {   # COUNT SECONDS
+    local i ids
+    ids=
+    i=0
+    while [ $i -lt "$1" ]; do
+        ids="$ids $(ns_sbatch -D "$work" -o /dev/null -t 5 -n 24 -J lmp_serial \
+                   --wrap "exec $scratch/bin/lmp_serial $2")"
+        i=$((i + 1))
+    done
+    echo $ids
+}
+
+# Three alone, one after the other, then six at once (in pairs).
+for i in 1 2 3; do
+    j=$(batch 1 4)
+    ns_wait_job_state "$j" COMPLETED 60 || break
+done
+tap_ok $? "3 LAM jobs of 24 tasks completed one after the other"
+wait_log "nodeshare: learning from job ends (state: $state, none yet)"
+tap_ok $? "log: learning on, no state yet"
+jobs=$(batch 6 4)
+for j in $jobs; do ns_wait_job_state "$j" COMPLETED 90 || break; done
+tap_ok $? "6 LAM jobs of 24 tasks completed, in pairs"
+wait_observations 9 30
+tap_is "$(observations)" 9 "the state holds 9 observations"
+tap_is "$(stat -c %a "$state" 2>/dev/null)" 600 "  mode 0600"
+
+c=$(ns_sbatch -D "$work" -o /dev/null -t 5 -n 24 -J lmp_serial \
+    --wrap "exec $scratch/bin/lmp_serial 600")
+ns_wait_job_state "$c" RUNNING 30
+scancel "$c"
+ns_wait_job_state "$c" CANCELLED 30
+tap_ok $? "job $c cancelled"
+sleep 2   # the state would be written at its end: look for it
+tap_is "$(observations)" 9 "  a cancelled job is no observation"
+
+out=$("$learn" --state "$state" --min-observations 3 --max-se 1 --table 2>&1)
+tap_ok $? "nodeshare-learn --state reads the plugin's state"
+tap_like "$out" "nodeshare-learn.json: 9 observations" "  9 observations"
+# sleep jobs: LAM beside LAM, or alone, runs as long: 1.00 within noise
+fig=$(printf '%s\n' "$out" | awk '$1 == "LAM" && $2 == "slowdown:LAM" { print $3 }')
+awk -v f="${fig:-0}" 'BEGIN { exit !(f > 0.8 && f < 1.25) }'
+tap_ok $? "  sleep jobs: LAM beside LAM ${fig:-not learned}, 1.00 within noise"
+[ -n "$fig" ] || tap_diag "$out"
+
+ns_cluster_reconfigure
+tap_ok $? "scontrol reconfigure"
+j=$(batch 1 2)
+ns_wait_job_state "$j" COMPLETED 60
+wait_observations 10 30
+tap_is "$(observations)" 10 "  observations kept across reconfigure, one more added"
+
+ns_cluster_restart_ctld
+tap_ok $? "slurmctld restarts"
+j=$(batch 1 2)
+ns_wait_job_state "$j" COMPLETED 60
+wait_log "nodeshare: learning state: 10 observations from $state"
+tap_ok $? "  log: learning state: 10 observations loaded"
+wait_observations 11 30
+tap_is "$(observations)" 11 "  and it goes on: 11"
+
+# A state that does not load: set aside, never fatal.
+echo '{ "version": 1, "node_cores": 24, "observations": [ { "program": 7 } ] }' >"$state"
+ns_cluster_restart_ctld
+tap_ok $? "slurmctld restarts with a corrupt learning state"
+j=$(batch 1 2)
+ns_wait_job_state "$j" COMPLETED 60
+wait_log "nodeshare: learning state $state does not load (observations[0]: program: expected a name); set aside, learning starts afresh"
+tap_ok $? "  log: the state does not load, why, set aside"
+ls "$state".corrupt-* >/dev/null 2>&1
+tap_ok $? "  the old state is kept beside it as $(basename "$(ls "$state".corrupt-* 2>/dev/null | head -1)")"
+wait_observations 1 30
+tap_is "$(observations)" 1 "  learning starts afresh: 1 observation"
+tap_is "$(sinfo -h -o '%D %t')" "4 idle" "  the cluster runs: 4 idle nodes"
+
+tap_done
