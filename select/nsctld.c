@@ -878,10 +878,20 @@ static int stocks (const ns_placement_t *pl)
 static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
                             const ns_request_t *r)
 {
-    time_t not_before = 0;
+    time_t not_before = 0, now = time (NULL);
     if (S.pl->verdict == NS_PLACED)
         return allocate_on (c, ji, r, S.pl, 0);
-    if (decide_future (r, &not_before)) {
+    int found = decide_future (r, &not_before);
+    int64_t fb = ns_place_fallback_in (ns_config_policy (S.cfg), r);
+    if (fb >= 0 && (!found || now + fb < not_before)) {
+        /* fallback_after runs out first: from then on cons_tres places
+         * the job as stock Slurm would (decide: stocks). */
+        int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+        if (rc == SLURM_SUCCESS && c->job->start_time < now + fb)
+            c->job->start_time = now + fb;
+        return rc;
+    }
+    if (found) {
         int rc = stocks (S.pl) ? call_stock (c, c->min_nodes, c->max_nodes,
                                              c->req_nodes)
                                : allocate_on (c, ji, r, S.pl, 0);

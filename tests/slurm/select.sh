@@ -17,7 +17,9 @@
 #                 starts where backfill reserved
 #   backfill      J1 LAM (5 min) and J2 ABQ striped, J3 LAM beside J2,
 #                 J4 LAM waits (strict twin rule) with a reservation from
-#                 J1's end, and J5 LSD (1 min) starts beside J1 at once
+#                 J1's end, and J5 LSD (1 min) starts beside J1 at once;
+#                 with fallback_after 120 J4 is to start 120 s after
+#                 its submission
 #   as asked      --exclusive, -N 1, --ntasks-per-node, --nodelist and
 #                 --spread-job are placed by cons_tres as the user asked
 #   commands      squeue, sinfo, scontrol show job
@@ -369,6 +371,39 @@ backfill () {
         "[$tp]   from J1's end"
     tap_like "$(reason_of "$j4")" '^\(?nodeshare: waits ' \
         "[$tp]   J4's reason is still nodeshare's"
+    show_queue
+    clean_slate
+
+    # With fallback_after 120 J4 is packed as stock from 120 s after its
+    # submission, before J1 ends: that is its start time, and J5 still
+    # starts beside J1 at once.
+    good_config twins 120 >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+    wait_until 10 log_has "nodeshare: reloaded: policy twins, stripe_width 2, max_cotenants 2, fallback_after 120"
+    tap_ok $? "[$tp] reconfigured: fallback_after 120"
+    j1=$(sub lmp_serial -n 24 -t 5)
+    j2=$(sub abq_std -n 24)
+    ns_wait_job_state "$j1" RUNNING 20 && ns_wait_job_state "$j2" RUNNING 20
+    j3=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$j3" RUNNING 20
+    tap_ok $? "[$tp] J1 $j1, J2 $j2, J3 $j3 run"
+    j4=$(sub lmp_serial -n 24)
+    wait_until 15 reason_matches "$j4" '^\(?nodeshare: waits \(twin\)'
+    tap_ok $? "[$tp] J4 LAM $j4 waits (twin): $(reason_of "$j4")"
+    j5=$(sub lsdyna -n 24 -t 1)
+    ns_wait_job_state "$j5" RUNNING 30
+    tap_ok $? "[$tp] J5 LSD $j5 (1 min) starts: $(ns_job_field "$j5" JobState) StartTime=$(ns_job_field "$j5" StartTime) Reason=$(reason_of "$j5")"
+    tap_is "$(nodes_of "$j5")" "$(nodes_of "$j1")" "[$tp]   beside J1"
+    # Slurm prints local times without a zone: compare them as such.
+    fb_start () {
+        local sub start
+        sub=$(date -d "$(ns_job_field "$j4" SubmitTime)" +%s)
+        start=$(date -d "$(ns_job_field "$j4" StartTime)" +%s) || return 1
+        d=$((start - sub))
+        [ "$d" -ge 118 ] && [ "$d" -le 122 ]
+    }
+    wait_until 15 fb_start
+    tap_ok $? "[$tp]   J4 is to start 120 s after its submission (StartTime $(ns_job_field "$j4" StartTime), submitted $(ns_job_field "$j4" SubmitTime); J1 ends $(ns_job_field "$j1" EndTime))"
     show_queue
     clean_slate
     good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
