@@ -437,8 +437,11 @@ static int xml_fail (struct xscan *x, const char *fmt, ...)
     va_start (ap, fmt);
     vsnprintf (what, sizeof (what), fmt, ap);
     va_end (ap);
+    size_t line = 1;
+    for (const char *p = x->start; p < x->s && p < x->end; p++)
+        line += *p == '\n';
     return ns_error_set (x->err, EINVAL, "%s: not an hwloc XML topology: %s "
-                         "(byte %zu)", x->name, what,
+                         "(line %zu, byte %zu)", x->name, what, line,
                          (size_t)(x->s - x->start));
 }
 

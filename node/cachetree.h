@@ -136,10 +136,14 @@ int ns_cachetree_check_synthetic (const char *spec, ns_error_t *err);
  * hwloc's exports are (one <topology> root, double-quoted values, closing
  * tags that match, at most 256 levels deep), and every <object> with a
  * cpuset (nodeset) must have a complete_cpuset (complete_nodeset) and the
- * other way round.  ns_cachetree_topology() checks every XML file with
- * it; name is for the message.  0, or -1 with errno EINVAL and
- * "NAME: not an hwloc XML topology: WHAT (byte N)" or "NAME: object N has
- * cpuset without complete_cpuset: ..." in err. */
+ * other way round.  Attributes must read the same for hwloc's own parser,
+ * which silently stops reading a tag at the first one it cannot read
+ * (names of a-z and '_', no spaces around '=', only the entities hwloc
+ * writes, no '>' in a value; none twice, at most 64 in a tag).
+ * ns_cachetree_topology() checks every XML file with it; name is for the
+ * message.  0, or -1 with errno EINVAL and "NAME: not an hwloc XML
+ * topology: WHAT (line L, byte N)" or "NAME: object N has cpuset without
+ * complete_cpuset: ..." in err. */
 int ns_cachetree_check_xml (const char *xml, size_t len, const char *name,
                             ns_error_t *err);
 

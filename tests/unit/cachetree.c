@@ -782,14 +782,15 @@ static void test_check_xml (void)
                 "complete_cpuset=\"0x1\"/>"),
           "x.xml: not an hwloc XML topology: attribute name "
           "'compl-te_cpuset' is not lower-case letters and '_' (hwloc's "
-          "parser stops reading the tag's attributes there) (byte 117)" },
+          "parser stops reading the tag's attributes there) (line 3, "
+          "byte 117)" },
         { TOPO ("<object type=\"PU\" Cpuset=\"0x1\"/>"),
           "x.xml: not an hwloc XML topology: attribute name 'Cpuset' is "
           "not" },
         { TOPO ("<object type=\"PU\" cpuset=\"0x1\" nodeset=\"0x1\" "
                 "complete_cpuset=\"0x1\" nodeset=\"0x1\"/>"),
           "x.xml: not an hwloc XML topology: attribute 'nodeset' given "
-          "twice in a tag (byte 153)" },
+          "twice in a tag (line 3, byte 153)" },
         { TOPO ("<object info=\"a>b\" cpuset=\"0x1\"/>"),
           "x.xml: not an hwloc XML topology: '>' in an attribute value "
           "(hwloc's parser ends the tag there; its exports write &gt;)" },
