@@ -1088,6 +1088,17 @@ int ns_place_governed (const ns_cluster_t *c, const ns_policy_t *pol,
     return sharing_kind (pol->kind) && pack_reason (&d) == NS_PACK_NONE;
 }
 
+int64_t ns_place_fallback_in (const ns_policy_t *pol,
+                              const ns_request_t *req)
+{
+    if (!pol || !req || !sharing_kind (pol->kind) || pol->fallback_after < 0
+        || explicit_shape (req))
+        return -1;
+    return req->waited >= pol->fallback_after
+               ? 0
+               : pol->fallback_after - (req->waited > 0 ? req->waited : 0);
+}
+
 static int admits_one (struct decide *d, int node)
 {
     const ns_cluster_t *c = d->c;

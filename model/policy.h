@@ -171,6 +171,14 @@ int ns_place_shape (const ns_cluster_t *c, const ns_policy_t *pol,
 int ns_place_governed (const ns_cluster_t *c, const ns_policy_t *pol,
                        const ns_interf_t *m, const ns_request_t *req);
 
+/* Seconds from now until the sharing rules give way to packing for req
+ * (fallback_after, counted from req->waited): 0 when they already have,
+ * -1 when they never do (fallback_after -1, a policy without sharing
+ * rules, an explicit shape).  The select plugin's will-run answer for a
+ * job the rules hold back is the earlier of this and ns_place_after(). */
+int64_t ns_place_fallback_in (const ns_policy_t *pol,
+                              const ns_request_t *req);
+
 /* How many of nodes[0..n-1] would the policy accept for req (with the
  * shape it would look for)?  Counting stops at stop_at; "cannot tell"
  * (explicit node lists) counts as stop_at.  A caller that knows a decision

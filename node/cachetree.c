@@ -432,13 +432,16 @@ struct xscan {
 __attribute__ ((format (printf, 2, 3)))
 static int xml_fail (struct xscan *x, const char *fmt, ...)
 {
-    char what[160];
+    char what[256];
     va_list ap;
     va_start (ap, fmt);
     vsnprintf (what, sizeof (what), fmt, ap);
     va_end (ap);
+    size_t line = 1;
+    for (const char *p = x->start; p < x->s && p < x->end; p++)
+        line += *p == '\n';
     return ns_error_set (x->err, EINVAL, "%s: not an hwloc XML topology: %s "
-                         "(byte %zu)", x->name, what,
+                         "(line %zu, byte %zu)", x->name, what, line,
                          (size_t)(x->s - x->start));
 }
 
@@ -543,6 +546,25 @@ static int ends_with_n (const char *s, size_t n, const char *suffix)
     return n >= m && memcmp (s + n - m, suffix, m) == 0;
 }
 
+/* hwloc 2.9's own parser (topology-xml-nolibxml.c) reads an attribute
+ * as a name of a-z and '_', then '="', a value with the 7 entities its
+ * exports write, '"'; separators " \t\n"; and a tag ends at its first
+ * '>'.  At the first attribute it cannot read it stops reading the tag's
+ * attributes, silently: an object then lacks the sets written after it
+ * (a misspelt "compl-te_cpuset" before "complete_cpuset" makes a PU with
+ * a cpuset and no complete_cpuset, which its import crashes on).  So the
+ * attributes of a tag must read the same for both, or are refused. */
+#define XML_ATTRS 64
+
+static const char *const xml_value_entities[] = {
+    "&#10;", "&#13;", "&#9;", "&quot;", "&lt;", "&gt;", "&amp;",
+};
+
+static int xml_attr_name_char (char c)
+{
+    return (c >= 'a' && c <= 'z') || c == '_';
+}
+
 /* The attributes of a start tag, up to and including its '>' or "/>".
  * *sets: which of the four sets it names; *empty: it was "/>". */
 static int xml_attributes (struct xscan *x, int *sets, int *empty)
@@ -554,11 +576,19 @@ static int xml_attributes (struct xscan *x, int *sets, int *empty)
         { "cpuset", XS_CPUSET }, { "complete_cpuset", XS_COMPLETE_CPUSET },
         { "nodeset", XS_NODESET }, { "complete_nodeset", XS_COMPLETE_NODESET },
     };
+    const char *seen[XML_ATTRS];
+    size_t seenlen[XML_ATTRS];
+    int nseen = 0;
     *sets = 0;
     for (;;) {
         int spaced = 0;
-        while (x->s < x->end && xml_space (*x->s))
+        while (x->s < x->end && xml_space (*x->s)) {
+            if (*x->s == '\r')
+                return xml_fail (x, "carriage return inside a tag (hwloc's "
+                                 "parser stops reading its attributes "
+                                 "there)");
             x->s++, spaced = 1;
+        }
         if (x->s >= x->end)
             return xml_fail (x, "unterminated tag");
         if (*x->s == '>' || (*x->s == '/' && x->s + 1 < x->end
@@ -567,9 +597,25 @@ static int xml_attributes (struct xscan *x, int *sets, int *empty)
             x->s += *empty ? 2 : 1;
             return 0;
         }
-        size_t n = spaced ? xml_name (x) : 0;
-        if (n == 0)
+        size_t full = spaced ? xml_name (x) : 0, n = 0;
+        if (full == 0)
             return xml_fail (x, "expected an attribute name");
+        while (n < full && xml_attr_name_char (x->s[n]))
+            n++;
+        if (n < full)
+            return xml_fail (x, "attribute name '%.*s' is not lower-case "
+                             "letters and '_' (hwloc's parser stops reading "
+                             "the tag's attributes there)",
+                             (int)(full < 40 ? full : 40), x->s);
+        for (int i = 0; i < nseen; i++)
+            if (seenlen[i] == n && memcmp (seen[i], x->s, n) == 0)
+                return xml_fail (x, "attribute '%.*s' given twice in a tag",
+                                 (int)(n < 40 ? n : 40), x->s);
+        if (nseen == XML_ATTRS)
+            return xml_fail (x, "more than %d attributes in a tag",
+                             XML_ATTRS);
+        seen[nseen] = x->s;
+        seenlen[nseen++] = n;
         for (size_t i = 0; i < sizeof (set_names) / sizeof (set_names[0]);
              i++)
             if (strlen (set_names[i].name) == n
@@ -578,24 +624,50 @@ static int xml_attributes (struct xscan *x, int *sets, int *empty)
         int bitmap = ends_with_n (x->s, n, "cpuset")
                      || ends_with_n (x->s, n, "nodeset");
         x->s += n;
-        while (x->s < x->end && xml_space (*x->s))
-            x->s++;
+        if (x->s < x->end && *x->s != '=') {
+            const char *p = x->s;
+            while (p < x->end && xml_space (*p))
+                p++;
+            if (p < x->end && *p == '=')
+                return xml_fail (x, "space before '=' (hwloc's parser stops "
+                                 "reading the tag's attributes there)");
+        }
         if (x->s >= x->end || *x->s != '=')
             return xml_fail (x, "attribute without a value");
         x->s++;
-        while (x->s < x->end && xml_space (*x->s))
-            x->s++;
+        if (x->s < x->end && xml_space (*x->s))
+            return xml_fail (x, "space after '=' (hwloc's parser stops "
+                             "reading the tag's attributes there)");
         if (x->s >= x->end || *x->s != '"')
             return xml_fail (x, "expected a value in double quotes");
         x->s++;
         const char *value = x->s;
         while (x->s < x->end && *x->s != '"') {
-            if (*x->s == '<' || *x->s == '\0')
-                return xml_fail (x, "'%s' in an attribute value",
-                                 *x->s ? "<" : "NUL");
+            if (*x->s == '<' || *x->s == '>' || *x->s == '\0')
+                return xml_fail (x, "'%s' in an attribute value%s",
+                                 *x->s == '<'   ? "<"
+                                 : *x->s == '>' ? ">"
+                                                : "NUL",
+                                 *x->s == '>' ? " (hwloc's parser ends the "
+                                                "tag there; its exports "
+                                                "write &gt;)"
+                                              : "");
             if (*x->s == '&') {
-                if (xml_entity (x) < 0)
-                    return -1;
+                size_t i, k = sizeof (xml_value_entities)
+                              / sizeof (xml_value_entities[0]);
+                for (i = 0; i < k; i++) {
+                    size_t m = strlen (xml_value_entities[i]);
+                    if ((size_t)(x->end - x->s) >= m
+                        && memcmp (x->s, xml_value_entities[i], m) == 0)
+                        break;
+                }
+                if (i == k)
+                    return xml_fail (x, "an entity in an attribute value "
+                                     "other than &lt; &gt; &amp; &quot; "
+                                     "&#10; &#13; &#9; (hwloc's parser "
+                                     "stops reading the tag's attributes "
+                                     "there)");
+                x->s += strlen (xml_value_entities[i]);
             }
             else
                 x->s++;
@@ -768,6 +840,44 @@ static int check_xml_file (FILE *f, const char *spec, ns_error_t *err)
     return rc;
 }
 
+/* An upper bound on the PUs of a synthetic description: the product of
+ * every number that starts a level or follows a ':' (hwloc's arities,
+ * strtoul base 0 as hwloc reads them; numbers inside attributes follow
+ * '=' or ',' and do not count).  Saturates above NS_CT_SYNTHETIC_PUS. */
+static double synthetic_pus (const char *spec)
+{
+    double pus = 1;
+    for (const char *s = spec; *s && pus <= NS_CT_SYNTHETIC_PUS; s++) {
+        if (*s < '0' || *s > '9')
+            continue;
+        char prev = s == spec ? ' ' : s[-1];
+        char *end;
+        if (prev == ' ' || prev == '\n' || prev == '\t' || prev == ':'
+            || prev == ')' || prev == ']') {
+            unsigned long n = strtoul (s, &end, 0);
+            if (n > 1)
+                pus *= (double)n;
+            s = end - 1;
+        }
+        else    /* the rest of this number */
+            while (s[1] >= '0' && s[1] <= '9')
+                s++;
+    }
+    return pus;
+}
+
+int ns_cachetree_check_synthetic (const char *spec, ns_error_t *err)
+{
+    if (!spec)
+        return ns_error_set (err, EINVAL, "no synthetic description");
+    if (synthetic_pus (spec) > NS_CT_SYNTHETIC_PUS)
+        return ns_error_set (err, EINVAL, "'%s': more than %d PUs: hwloc "
+                             "2.9 takes seconds to minutes to build such a "
+                             "synthetic topology (time quadratic in the "
+                             "arity of a level)", spec, NS_CT_SYNTHETIC_PUS);
+    return 0;
+}
+
 static int set_source (hwloc_topology_t topo, const char *spec,
                        ns_error_t *err)
 {
@@ -789,6 +899,8 @@ static int set_source (hwloc_topology_t topo, const char *spec,
                                  "%s: not an hwloc XML topology", spec);
         return 0;
     }
+    if (ns_cachetree_check_synthetic (spec, err) < 0)
+        return -1;
     if (hwloc_topology_set_synthetic (topo, spec) < 0)
         return ns_error_set (err, EINVAL,
                              "'%s' is neither 'live', an XML file nor an "

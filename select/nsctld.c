@@ -1077,8 +1077,10 @@ static void refresh_ends (void)
  * same "what if these jobs ended" the simulator's reservation uses); that
  * placement is where cons_tres is then asked for a start time, so that
  * backfill's reservation lies on the nodes nodeshare will pick at that
- * time.  1 when a placement was found (S.pl). */
-static int decide_future (const ns_request_t *r)
+ * time.  1 when a placement was found (S.pl); *not_before is then the end
+ * of the last job that had to end for it, before which the policy does
+ * not place the job. */
+static int decide_future (const ns_request_t *r, time_t *not_before)
 {
     ns_error_t err;
     refresh_ends ();
@@ -1100,6 +1102,8 @@ static int decide_future (const ns_request_t *r)
         if (k < 0)
             S.dirty = 1;    /* the model could not be restored: rebuild */
         found = k > 0;
+        if (found)
+            *not_before = (time_t)ends[k - 1];
     }
     free (ids);
     free (ends);
@@ -1137,12 +1141,33 @@ static int stocks (const ns_placement_t *pl)
 static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
                             const ns_request_t *r)
 {
+    time_t not_before = 0, now = time (NULL);
     if (S.pl->verdict == NS_PLACED)
         return allocate_on (c, ji, r, S.pl, 0);
-    if (decide_future (r))
-        return stocks (S.pl)
-                   ? call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes)
-                   : allocate_on (c, ji, r, S.pl, 0);
+    int found = decide_future (r, &not_before);
+    int64_t fb = ns_place_fallback_in (ns_config_policy (S.cfg), r);
+    if (fb >= 0 && (!found || now + fb < not_before)) {
+        /* fallback_after runs out first: from then on cons_tres places
+         * the job as stock Slurm would (decide: stocks). */
+        int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+        if (rc == SLURM_SUCCESS && c->job->start_time < now + fb)
+            c->job->start_time = now + fb;
+        return rc;
+    }
+    if (found) {
+        int rc = stocks (S.pl) ? call_stock (c, c->min_nodes, c->max_nodes,
+                                             c->req_nodes)
+                               : allocate_on (c, ji, r, S.pl, 0);
+        /* cons_tres answers when the cores are free, and a job the policy
+         * holds back (a twin next to its twin) may find them free now:
+         * "now" would make backfill try to start it every pass, fail,
+         * and reserve its nodes from now on, pushing back every job
+         * that could run there until then.  It starts when the policy
+         * places it. */
+        if (rc == SLURM_SUCCESS && c->job->start_time < not_before)
+            c->job->start_time = not_before;
+        return rc;
+    }
     /* Not even on an emptied cluster within these nodes: let cons_tres
      * answer for the nodes as they are. */
     return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);

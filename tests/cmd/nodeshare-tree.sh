@@ -66,6 +66,12 @@ check two-l1-explain -e -t 'l1:2(size=1MiB) l1d:2(size=32KiB) core:2 pu:1' \
 # refused with the object's number instead (it was a SIGSEGV).
 check err-xml-without-complete-cpuset \
     -t topologies/pu-without-complete-cpuset.xml 1K@0
+# A misspelt attribute before complete_cpuset: hwloc's own parser stops
+# reading the tag there and crashed on the PU it made (a fuzz find).
+check err-xml-misspelt-attribute \
+    -t fuzz/crashes/tree_xml/hwloc-segv-misspelt-attribute 1K@0
+# 8 million PUs: hwloc would build them for minutes (a fuzz find).
+check err-synthetic-too-big -t 'pack:6 core:2 666666' 1K@0
 check help --help
 check err-no-task -t "$TOPO_DESKTOP"
 check err-bad-task -t "$TOPO_DESKTOP" 16K

@@ -4,22 +4,6 @@
  * (fuzz_tree.h) */
 #include "fuzz_tree.h"
 
-/* Descriptions hwloc would take seconds or gigabytes to build are not
- * what is being tested: at most 4096 objects (the product of the
- * arities), at most 400 characters. */
-static int modest (const char *spec)
-{
-    double objects = 1;
-    if (strlen (spec) > 400)
-        return 0;
-    for (const char *s = spec; (s = strchr (s, ':')); s++) {
-        double n = strtod (s + 1, NULL);
-        if (n > 1)
-            objects *= n;
-    }
-    return objects <= 4096;
-}
-
 int LLVMFuzzerInitialize (int *argc, char ***argv)
 {
     fuzz_tree_env ();
@@ -32,7 +16,11 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     size_t len = nl ? (size_t)(nl - data) : size;
     char *spec = fuzz_strdup (data, len);
     hwloc_topology_t topo;
-    if (!modest (spec) || hwloc_topology_init (&topo) < 0) {
+    ns_error_t err;
+    /* What ns_cachetree_topology() refuses before hwloc would take
+     * minutes. */
+    if (ns_cachetree_check_synthetic (spec, &err) < 0
+        || hwloc_topology_init (&topo) < 0) {
         free (spec);
         return 0;
     }

@@ -15,6 +15,11 @@
 #                 waits (Reason names nodeshare) while only its twins have
 #                 room, backfills nothing onto its reserved nodes, and
 #                 starts where backfill reserved
+#   backfill      J1 LAM (5 min) and J2 ABQ striped, J3 LAM beside J2,
+#                 J4 LAM waits (strict twin rule) with a reservation from
+#                 J1's end, and J5 LSD (1 min) starts beside J1 at once;
+#                 with fallback_after 120 J4 is to start 120 s after
+#                 its submission
 #   as asked      --exclusive, -N 1, --ntasks-per-node, --nodelist and
 #                 --spread-job are placed by cons_tres as the user asked
 #   commands      squeue, sinfo, scontrol show job
@@ -31,7 +36,8 @@
 # Skips when not root, when Slurm is not installed, or when the select
 # plugin was not built (configure --with-slurm-source=DIR|auto).
 # NS_SELECT_TASKPLUGINS="task/none" runs one variant only;
-# NS_SELECT_SCENARIOS="striping twins" runs some scenarios only.
+# NS_SELECT_SCENARIOS="striping twins" runs some scenarios only;
+# NS_SELECT_CONF_EXTRA="DebugFlags=Backfill" adds lines to slurm.conf.
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
@@ -60,7 +66,7 @@ trap 'exit 1' INT TERM HUP
 # Programs: copies of sleep under the names of real codes, recognised by
 # the identity patterns of nodeshare.json.
 mkdir -p "$scratch/bin"
-for p in lmp_serial abq_std; do
+for p in lmp_serial abq_std lsdyna; do
     cp /bin/sleep "$scratch/bin/$p" && chmod 755 "$scratch/bin/$p"
 done
 
@@ -80,12 +86,14 @@ good_config () {   # POLICY [FALLBACK]
   "fallback_after": ${2:-0},
   "programs": {
     "LAM": { "spread_speedup": 1.147, "slowdown": { "LAM": 1.024 } },
-    "ABQ": { "spread_speedup": 1.255 }
+    "ABQ": { "spread_speedup": 1.255 },
+    "LSD": { "spread_speedup": 1.400 }
   },
   "identity": {
     "patterns": [
       { "match": "lmp*", "program": "LAM" },
-      { "match": "abq*", "program": "ABQ" }
+      { "match": "abq*", "program": "ABQ" },
+      { "match": "lsdyna*", "program": "LSD" }
     ]
   }
 }
@@ -312,15 +320,90 @@ twins () {
     wait_until 15 test -n "$(ns_job_field "$c" SchedNodeList)"
     sched=$(ns_job_field "$c" SchedNodeList)
     tap_is "$sched" "$(nodes_of "$a")" "[$tp]   backfill reserves $sched for it (where $a ends first)"
-    d=$(sub abq_std -n 24 -t 5)
+    # An ABQ job that would still run when $a ends (15 min against 10):
+    # not on the reserved pair (a shorter one may go there: see backfill).
+    d=$(sub abq_std -n 24 -t 15)
     ns_wait_job_state "$d" RUNNING 20
-    tap_ok $? "[$tp] an ABQ job $d backfills meanwhile"
+    tap_ok $? "[$tp] an ABQ job $d (15 min) backfills meanwhile"
     tap_is "$(nodes_of "$d")" "$(nodes_of "$b")" \
         "[$tp]   away from the reserved pair, next to LAM $b"
     scancel "$a"
     ns_wait_job_state "$c" RUNNING 20
     tap_ok $? "[$tp] when $a ends the waiting LAM job $c starts"
     tap_is "$(nodes_of "$c")" "$sched" "[$tp]   on the reserved pair $sched"
+    show_queue
+    clean_slate
+    good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+}
+
+# Backfill beside a waiting twin (issue 11): J1 LAM (5 min) and J2 ABQ
+# striped on disjoint pairs, J3 LAM joins J2's pair, J4 LAM waits for J1's
+# pair (strict twin rule), J5 LSD with a 1-minute limit backfills beside J1
+# now: it ends before J1 does, so before J4 could start.
+backfill () {
+    good_config twins -1 >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+    wait_until 10 log_has "nodeshare: reloaded: policy twins, stripe_width 2, max_cotenants 2, fallback_after -1"
+    tap_ok $? "[$tp] reconfigured: fallback_after -1"
+    j1=$(sub lmp_serial -n 24 -t 5)
+    j2=$(sub abq_std -n 24)
+    ns_wait_job_state "$j1" RUNNING 20 && ns_wait_job_state "$j2" RUNNING 20
+    tap_ok $? "[$tp] J1 LAM $j1 (5 min) and J2 ABQ $j2 run"
+    p1=$(nodes_of "$j1") p2=$(nodes_of "$j2")
+    j3=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$j3" RUNNING 20
+    tap_is "$(nodes_of "$j3")" "$p2" "[$tp] J3 LAM $j3 joins J2's pair $p2"
+    j4=$(sub lmp_serial -n 24)
+    wait_until 15 reason_matches "$j4" '^\(?nodeshare: waits \(twin\)'
+    tap_ok $? "[$tp] J4 LAM $j4 waits (twin): $(reason_of "$j4")"
+    j5=$(sub lsdyna -n 24 -t 1)
+    ns_wait_job_state "$j5" RUNNING 30
+    tap_ok $? "[$tp] J5 LSD $j5 (1 min) starts: $(ns_job_field "$j5" JobState) StartTime=$(ns_job_field "$j5" StartTime) SchedNodeList=$(ns_job_field "$j5" SchedNodeList) Reason=$(reason_of "$j5")"
+    tap_is "$(nodes_of "$j5")" "$p1" "[$tp]   beside J1 on $p1"
+    tap_is "$(ns_job_field "$j4" JobState)" PENDING "[$tp]   J4 still waits"
+    wait_until 15 test -n "$(ns_job_field "$j4" SchedNodeList)"
+    tap_is "$(ns_job_field "$j4" SchedNodeList)" "$p1" \
+        "[$tp]   backfill reserves J1's pair $p1 for J4"
+    # The will-run answer for J4 is when J1 ends, not "now" (cons_tres
+    # alone sees 12 free cores on each node of the pair).
+    tap_is "$(ns_job_field "$j4" StartTime)" "$(ns_job_field "$j1" EndTime)" \
+        "[$tp]   from J1's end"
+    tap_like "$(reason_of "$j4")" '^\(?nodeshare: waits ' \
+        "[$tp]   J4's reason is still nodeshare's"
+    show_queue
+    clean_slate
+
+    # With fallback_after 120 J4 is packed as stock from 120 s after its
+    # submission, before J1 ends: that is its start time, and J5 still
+    # starts beside J1 at once.
+    good_config twins 120 >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+    wait_until 10 log_has "nodeshare: reloaded: policy twins, stripe_width 2, max_cotenants 2, fallback_after 120"
+    tap_ok $? "[$tp] reconfigured: fallback_after 120"
+    j1=$(sub lmp_serial -n 24 -t 5)
+    j2=$(sub abq_std -n 24)
+    ns_wait_job_state "$j1" RUNNING 20 && ns_wait_job_state "$j2" RUNNING 20
+    j3=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$j3" RUNNING 20
+    tap_ok $? "[$tp] J1 $j1, J2 $j2, J3 $j3 run"
+    j4=$(sub lmp_serial -n 24)
+    wait_until 15 reason_matches "$j4" '^\(?nodeshare: waits \(twin\)'
+    tap_ok $? "[$tp] J4 LAM $j4 waits (twin): $(reason_of "$j4")"
+    j5=$(sub lsdyna -n 24 -t 1)
+    ns_wait_job_state "$j5" RUNNING 30
+    tap_ok $? "[$tp] J5 LSD $j5 (1 min) starts: $(ns_job_field "$j5" JobState) StartTime=$(ns_job_field "$j5" StartTime) Reason=$(reason_of "$j5")"
+    tap_is "$(nodes_of "$j5")" "$(nodes_of "$j1")" "[$tp]   beside J1"
+    # Slurm prints local times without a zone: compare them as such.
+    fb_start () {
+        local sub start
+        sub=$(date -d "$(ns_job_field "$j4" SubmitTime)" +%s)
+        start=$(date -d "$(ns_job_field "$j4" StartTime)" +%s) || return 1
+        d=$((start - sub))
+        [ "$d" -ge 118 ] && [ "$d" -le 122 ]
+    }
+    wait_until 15 fb_start
+    tap_ok $? "[$tp]   J4 is to start 120 s after its submission (StartTime $(ns_job_field "$j4" StartTime), submitted $(ns_job_field "$j4" SubmitTime); J1 ends $(ns_job_field "$j1" EndTime))"
     show_queue
     clean_slate
     good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
@@ -456,7 +539,8 @@ run_all () {   # TASKPLUGIN
     NS_CLUSTER_DIR=$scratch/cluster-$(echo "$tp" | tr / -)
     NS_PLUGINDIR=$scratch/plugins
     NS_SELECTTYPE=select/cons_tres_nodeshare
-    NS_SLURM_CONF_EXTRA="SchedulerParameters=batch_sched_delay=0,bf_interval=1,bf_resolution=60"
+    NS_SLURM_CONF_EXTRA="SchedulerParameters=batch_sched_delay=0,bf_interval=1,bf_resolution=60${NS_SELECT_CONF_EXTRA:+
+$NS_SELECT_CONF_EXTRA}"
     NS_SLURM_DEBUG=verbose
     export NS_TASKPLUGIN NS_CLUSTER_DIR NS_PLUGINDIR NS_SELECTTYPE \
            NS_SLURM_CONF_EXTRA NS_SLURM_DEBUG
@@ -469,7 +553,7 @@ run_all () {   # TASKPLUGIN
     log_has "nodeshare: policy twins, stripe_width 2, max_cotenants 2, fallback_after 0"
     tap_ok $? "[$tp]   log: the configuration next to slurm.conf is read"
     tap_is "$(sinfo -h -o '%D %t %c')" "4 idle 24" "[$tp]   sinfo works: 4 idle nodes of 24"
-    for s in ${NS_SELECT_SCENARIOS:-striping small twins_preference twins shapes srun_ranks restart reconfigure rollback}; do
+    for s in ${NS_SELECT_SCENARIOS:-striping small twins_preference twins backfill shapes srun_ranks restart reconfigure rollback}; do
         case $tp:$s in
             *:tag) [ -n "${NS_PLUGSTACK:-}" ] && $s ;;   # needs the SPANK plugin
             *) $s ;;

@@ -441,6 +441,40 @@ static void test_bad_input (void)
     ok (strncmp (err.text, "'pack:2 bogus:3' is neither 'live', an XML file "
                  "nor an hwloc synthetic description", 78) == 0,
         "error text names the description");
+    /* Synthetic descriptions hwloc would take minutes to build (the fuzz
+     * find crashes/tree_synthetic/hwloc-8-million-pus: its bare "666666"
+     * is the arity of a level too). */
+    static const struct {
+        const char *spec;
+        int ok;
+    } big[] = {
+        { "pack:6 core:2 666666", 0 },
+        { "pack:2 core:1024 pu:2", 0 },
+        { "pack:2 core:512 pu:2", 1 },
+        { "pack:0x10 core:0x40 pu:3", 0 },     /* strtoul base 0: 3072 */
+        { "pack:16 core:64 pu:2", 1 },
+        { "(memory=1GB) pack:4 [numa(memory=4000000000)] "
+          "l3:2(size=32MiB) core:64 pu:2", 1 },
+        { "pack:2(indexes=0,1)core:1024(indexes=2048) pu:2", 0 },
+        { "pack:2 l3:1(size=16MiB)core:512 4", 0 },
+    };
+    for (size_t i = 0; i < sizeof (big) / sizeof (big[0]); i++) {
+        int rc = ns_cachetree_check_synthetic (big[i].spec, &err);
+        char want[256];
+        snprintf (want, sizeof (want), "'%s': more than 2048 PUs: hwloc 2.9 "
+                  "takes seconds", big[i].spec);
+        if (big[i].ok)
+            ok (rc == 0, "synthetic '%s' is accepted%s%s", big[i].spec,
+                rc ? ": " : "", rc ? err.text : "");
+        else
+            ok (rc < 0 && errno == EINVAL
+                && strncmp (err.text, want, strlen (want)) == 0,
+                "synthetic '%s' is refused: %s", big[i].spec,
+                rc < 0 ? err.text : "(accepted)");
+    }
+    ok (ns_cachetree_load ("pack:6 core:2 666666", NULL, &err) == NULL
+        && errno == EINVAL && strstr (err.text, "more than 2048 PUs"),
+        "ns_cachetree_load refuses 8 million PUs at once: %s", err.text);
     ok (ns_cachetree_load ("/nonexistent/topo.xml", NULL, &err) == NULL
         && errno == ENOENT, "missing XML file fails with ENOENT");
     is_str (err.text, "/nonexistent/topo.xml: cannot open: No such file or "
@@ -737,12 +771,58 @@ static void test_check_xml (void)
                 "complete_nodeset=\"0x1\" cpuset=\"0x1\" "
                 "complete_cpuset=\"0x1\"/></object>"),
           "x.xml: object 2 has complete_nodeset without nodeset" },
-        /* a '>' inside a value does not end the tag */
-        { TOPO ("<object info=\"a>b\" cpuset=\"0x1\"/>"),
-          "x.xml: object 1 has cpuset without complete_cpuset" },
         /* comments, entities and other elements do not count */
         { TOPO ("<!-- <object cpuset=\"0x1\"/> --><objects cpuset=\"0x1\"/>"
-                "<info name=\"cpuset\" value=\"&lt;&#60;&#x3c;\"/>"), NULL },
+                "<info name=\"cpuset\" value=\"&lt;&gt;&amp;&quot;&#10;"
+                "&#13;&#9;\"/>"), NULL },
+        /* Attributes hwloc 2.9's own parser stops reading at, silently:
+         * it would not see the complete_cpuset after them (the fuzz find
+         * crashes/tree_xml/hwloc-segv-misspelt-attribute). */
+        { TOPO ("<object type=\"PU\" cpuset=\"0x1\" compl-te_cpuset=\"0x1\" "
+                "complete_cpuset=\"0x1\"/>"),
+          "x.xml: not an hwloc XML topology: attribute name "
+          "'compl-te_cpuset' is not lower-case letters and '_' (hwloc's "
+          "parser stops reading the tag's attributes there) (line 3, "
+          "byte 117)" },
+        { TOPO ("<object type=\"PU\" Cpuset=\"0x1\"/>"),
+          "x.xml: not an hwloc XML topology: attribute name 'Cpuset' is "
+          "not" },
+        { TOPO ("<object type=\"PU\" cpuset=\"0x1\" nodeset=\"0x1\" "
+                "complete_cpuset=\"0x1\" nodeset=\"0x1\"/>"),
+          "x.xml: not an hwloc XML topology: attribute 'nodeset' given "
+          "twice in a tag (line 3, byte 153)" },
+        { TOPO ("<object info=\"a>b\" cpuset=\"0x1\"/>"),
+          "x.xml: not an hwloc XML topology: '>' in an attribute value "
+          "(hwloc's parser ends the tag there; its exports write &gt;)" },
+        { TOPO ("<object name=\"&#60;\" cpuset=\"0x1\"/>"),
+          "x.xml: not an hwloc XML topology: an entity in an attribute "
+          "value other than" },
+        { TOPO ("<object type =\"PU\"/>"),
+          "x.xml: not an hwloc XML topology: space before '='" },
+        { TOPO ("<object type= \"PU\"/>"),
+          "x.xml: not an hwloc XML topology: space after '='" },
+        { TOPO ("<object type=\"PU\"\r\ncpuset=\"0x1\"/>"),
+          "x.xml: not an hwloc XML topology: carriage return inside a tag" },
+        { TOPO ("<object a=\"\" b=\"\" c=\"\" d=\"\" e=\"\" f=\"\" g=\"\" "
+                "h=\"\" i=\"\" j=\"\" k=\"\" l=\"\" m=\"\" n=\"\" o=\"\" "
+                "p=\"\" q=\"\" r=\"\" s=\"\" t=\"\" u=\"\" v=\"\" w=\"\" "
+                "x=\"\" y=\"\" z=\"\" aa=\"\" ab=\"\" ac=\"\" ad=\"\" ae=\"\" "
+                "af=\"\" ag=\"\" ah=\"\" ai=\"\" aj=\"\" ak=\"\" al=\"\" "
+                "am=\"\" an=\"\" ao=\"\" ap=\"\" aq=\"\" ar=\"\" as=\"\" "
+                "at=\"\" au=\"\" av=\"\" aw=\"\" ax=\"\" ay=\"\" az=\"\" "
+                "ba=\"\" bb=\"\" bc=\"\" bd=\"\" be=\"\" bf=\"\" bg=\"\" "
+                "bh=\"\" bi=\"\" bj=\"\" bk=\"\" bl=\"\"/>"), NULL },
+        { TOPO ("<object a=\"\" b=\"\" c=\"\" d=\"\" e=\"\" f=\"\" g=\"\" "
+                "h=\"\" i=\"\" j=\"\" k=\"\" l=\"\" m=\"\" n=\"\" o=\"\" "
+                "p=\"\" q=\"\" r=\"\" s=\"\" t=\"\" u=\"\" v=\"\" w=\"\" "
+                "x=\"\" y=\"\" z=\"\" aa=\"\" ab=\"\" ac=\"\" ad=\"\" ae=\"\" "
+                "af=\"\" ag=\"\" ah=\"\" ai=\"\" aj=\"\" ak=\"\" al=\"\" "
+                "am=\"\" an=\"\" ao=\"\" ap=\"\" aq=\"\" ar=\"\" as=\"\" "
+                "at=\"\" au=\"\" av=\"\" aw=\"\" ax=\"\" ay=\"\" az=\"\" "
+                "ba=\"\" bb=\"\" bc=\"\" bd=\"\" be=\"\" bf=\"\" bg=\"\" "
+                "bh=\"\" bi=\"\" bj=\"\" bk=\"\" bl=\"\" bm=\"\"/>"),
+          "x.xml: not an hwloc XML topology: more than 64 attributes in a "
+          "tag" },
         /* hwloc 2.9's own parser crashed on these 21 bytes */
         { "<topologyversion=\"2.0",
           "x.xml: not an hwloc XML topology: the root element is not "
@@ -762,7 +842,7 @@ static void test_check_xml (void)
           "x.xml: not an hwloc XML topology: a second root element" },
         { "<root/>", "x.xml: not an hwloc XML topology: the root element "
           "is not <topology>" },
-        { TOPO ("<info value=\"a&b\"/>"),
+        { TOPO ("<info name=\"x\">a&b</info>"),
           "x.xml: not an hwloc XML topology: unterminated entity" },
         { "<!-- unterminated <object cpuset=\"0x1\"",
           "x.xml: not an hwloc XML topology: unterminated comment" },

@@ -523,6 +523,40 @@ static void test_no_gain (void)
     ok (!ns_place_governed (c, &pol, m, &r), "small jobs are not governed");
 }
 
+/* When the sharing rules give way to packing (the will-run answer). */
+static void test_fallback_in (void)
+{
+    ns_policy_t p;
+    ns_request_t r;
+    ns_policy_default (&p);
+    p.kind = NS_POLICY_TWINS;
+    ns_request_init (&r, 1, LAM, 24);
+    p.fallback_after = 300;
+    r.waited = 0;
+    is_int ((int)ns_place_fallback_in (&p, &r), 300, "fallback in 300 s");
+    r.waited = 120;
+    is_int ((int)ns_place_fallback_in (&p, &r), 180,
+            "after 120 s of waiting: in 180 s");
+    r.waited = 300;
+    is_int ((int)ns_place_fallback_in (&p, &r), 0, "after 300 s: now");
+    r.waited = 1000;
+    is_int ((int)ns_place_fallback_in (&p, &r), 0, "after 1000 s: now");
+    p.fallback_after = -1;
+    is_int ((int)ns_place_fallback_in (&p, &r), -1, "-1: never");
+    p.fallback_after = 0;
+    r.waited = 0;
+    is_int ((int)ns_place_fallback_in (&p, &r), 0, "0: now");
+    r.nodes = 2;
+    is_int ((int)ns_place_fallback_in (&p, &r), -1,
+            "an explicit shape never falls back");
+    r.nodes = 0;
+    p.kind = NS_POLICY_EXCLUSIVE;
+    p.fallback_after = 0;
+    is_int ((int)ns_place_fallback_in (&p, &r), -1,
+            "exclusive (a baseline) never falls back");
+    ok (ns_place_fallback_in (NULL, &r) == -1, "NULL policy: -1");
+}
+
 /* The twin rule as a preference: fallback_after 0 (the default) places
  * the job as pack would instead of leaving it waiting. */
 static void test_preference_fallback (void)
@@ -779,6 +813,7 @@ int main (void)
     test_pack ();
     test_small_jobs ();
     test_no_gain ();
+    test_fallback_in ();
     test_preference_fallback ();
     test_partial ();
     test_place_after ();
