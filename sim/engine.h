@@ -65,6 +65,9 @@ typedef struct {
     int cores;
     const ns_interf_t *model;
     const ns_progtab_t *progs;  /* names in explanations (may be NULL) */
+    int wallclock;        /* every job runs at rate 1: its runtime is
+                             wall-clock time already (a replay of a real
+                             cluster's jobs); the model still decides */
 } ns_simconf_t;
 
 typedef struct ns_sim ns_sim_t;
@@ -96,6 +99,9 @@ int ns_sim_njobs (const ns_sim_t *sim);
 const ns_simjob_t *ns_sim_job (const ns_sim_t *sim, int i);
 const ns_simresult_t *ns_sim_result (const ns_sim_t *sim, int i);
 const ns_cluster_t *ns_sim_cluster (const ns_sim_t *sim);
+/* Where job i runs or ran (node, cores per node; *n of them), or NULL
+ * (*n = 0) when it never started. */
+const ns_share_t *ns_sim_job_shares (const ns_sim_t *sim, int i, int *n);
 
 /* Aggregates maintained while running. */
 typedef struct {

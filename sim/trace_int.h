@@ -44,6 +44,7 @@ enum sacct_col {
     SC_REQCPUS,
     SC_NNODES,
     SC_STATE,
+    SC_NODELIST,
     SC_NCOLS
 };
 

@@ -33,6 +33,7 @@ static const char *sacct_names[SC_NCOLS] = {
     [SC_REQCPUS] = "ReqCPUS",
     [SC_NNODES] = "NNodes",
     [SC_STATE] = "State",
+    [SC_NODELIST] = "NodeList",
 };
 
 /*
@@ -519,6 +520,10 @@ int tr_sacct_record (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err)
     job->line = (int64_t)t->counts.lines;
     if ((name = col_val (t, f, SC_JOBNAME)))
         tr_copy_text (job->program, sizeof (job->program), name, strlen (name));
+    if ((name = col_val (t, f, SC_NODELIST)) && !is_unknown (name)
+        && strcmp (name, "None assigned") != 0)
+        tr_copy_text (job->nodelist, sizeof (job->nodelist), name,
+                      strlen (name));
     return 1;
 }
 
