@@ -1254,7 +1254,7 @@ static int run_all (struct run *r)
 /* --compare-placements: one policy, the configuration's unless -p. */
 static int compare_placements (struct run *r)
 {
-    int rc = 1;
+    int rc = 2;     /* bad usage until the replay runs */
     if (load_config (r) < 0)
         goto out;
     if (r->o.policies && strchr (r->o.policies, ',')) {
