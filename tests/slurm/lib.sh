@@ -27,6 +27,10 @@
 #                               Removes the directory unless a TAP test
 #                               failed, a start failed, or NS_CLUSTER_KEEP=1
 #                               (then prints "# cluster files kept in DIR").
+#   ns_accounting_can_run       like ns_cluster_can_run, and also mariadbd,
+#                               mariadb-install-db, slurmdbd, sacct, sacctmgr
+#                               and accounting_storage_mysql.so (Debian:
+#                               mariadb-server slurmdbd); else prints why.
 #   ns_cluster_restart_ctld     stops slurmctld, starts it on the same state.
 #   ns_cluster_reconfigure      scontrol reconfigure (+ waits for an answer).
 #   ns_cluster_log_ctld         prints the path of the slurmctld log.
@@ -62,9 +66,22 @@
 #   NS_SLURM_DEBUG        SlurmctldDebug/SlurmdDebug (default debug)
 #   NS_START_TIMEOUT      seconds to wait for idle nodes (default 30)
 #   NS_CLUSTER_KEEP=1     keep the directory even on success
+#   NS_ACCOUNTING=1       accounting: before slurmctld, a private MariaDB
+#                         (mariadb-install-db into $NS_CLUSTER_DIR/db;
+#                         mariadbd on 127.0.0.1:random port and
+#                         mariadb.sock) and slurmdbd (slurmdbd.conf, mode
+#                         600, random DbdPort, munge via the private
+#                         munged); slurm.conf gets AccountingStorageType=
+#                         accounting_storage/slurmdbd; cluster nstest,
+#                         account nstest and the calling user are added
+#                         with sacctmgr -i.  ns_cluster_stop stops slurmdbd
+#                         after slurmctld, then MariaDB.  Start-up takes
+#                         ~5 s more (the first slurmdbd start creates the
+#                         tables).
 #
 # Files in $NS_CLUSTER_DIR: slurm.conf plugstack.conf munge.key munged.log
-# slurmctld.log slurmd.nsI.log state/ spool/nsI/ work/ (a cwd for jobs:
+# slurmctld.log slurmd.nsI.log state/ spool/nsI/ (with NS_ACCOUNTING:
+# slurmdbd.conf slurmdbd.log mariadbd.log db/) work/ (a cwd for jobs:
 # use `sbatch -D "$NS_CLUSTER_DIR/work"` or cd there, the default output
 # slurm-%j.out lands in the cwd).
 #
@@ -85,6 +102,9 @@
 #                                e.g. the build tree: distcheck then fails.)
 #   ns_wait_all_idle [TIMEOUT_S=30]  until no job is pending/running and
 #                                every node is idle.
+#   ns_sacct_wait JOBID... [-- TIMEOUT_S=60]  (NS_ACCOUNTING=1) until sacct
+#                                knows every job as finished (slurmctld
+#                                sends records to slurmdbd asynchronously).
 #
 # TAP helpers (plan printed at the end):
 #   tap_ok STATUS "name"   ok when STATUS is 0:   cmd; tap_ok $? "cmd works"
@@ -793,7 +813,7 @@ ns_cluster_dump () {
     sinfo -N -o '%N %t %C %E' 2>&1 | sed 's/^/#   /'
     squeue -o '%i %T %R %D %C %N' 2>&1 | sed 's/^/#   /'
     for f in "$NS_CLUSTER_DIR"/munged.log "$NS_CLUSTER_DIR"/slurmctld.log \
-             "$NS_CLUSTER_DIR"/slurmd.*.log; do
+             "$NS_CLUSTER_DIR"/slurmd.*.log "$NS_CLUSTER_DIR"/slurmdbd.log; do
         [ -f "$f" ] && _ns_tail "$f" 15 2>&1
     done
 }
