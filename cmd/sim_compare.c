@@ -410,11 +410,20 @@ int ns_compare_main (const struct ns_compare_args *a)
                 printf (": agree\n");
             else if (!ran)
                 printf (": DIFFERS: the simulator never started it\n");
-            else
-                printf (": DIFFERS:%s%s%s\n",
-                        same_shape ? "" : " shape",
+            else {
+                /* The likely cause: a start apart by more than scheduling
+                 * latency means the cluster was in another state. */
+                double dt = rstart - (res->start - t0);
+                printf (": DIFFERS:%s%s%s (%s", same_shape ? "" : " shape",
                         !same_shape && !same_cot ? " and" : "",
-                        same_cot ? "" : " co-tenants");
+                        same_cot ? "" : " co-tenants",
+                        dt > 3 || dt < -3 ? "timing: the cluster started it "
+                                          : "the same time, another choice");
+                if (dt > 3 || dt < -3)
+                    printf ("%.0f s %s", dt > 0 ? dt : -dt,
+                            dt > 0 ? "later" : "earlier");
+                printf (")\n");
+            }
         }
         json_object *jj = json_object_new_object ();
         json_object_object_add (jj, "job", json_object_new_int64 (r->t.id));
@@ -445,8 +454,8 @@ int ns_compare_main (const struct ns_compare_args *a)
     }
     double frac = (double)agree / l.n;
     printf ("placement agreement: %d of %d jobs = %.3f (shape differs %d, "
-            "co-tenants differ %d, never started %d; %lld finished jobs "
-            "without nodes left out)\n", agree, l.n, frac, shape_differs,
+            "co-tenants differ %d, never started %d; left out for want of "
+            "nodes: %lld)\n", agree, l.n, frac, shape_differs,
             cot_differs, never, (long long)l.not_run);
     json_object_object_add (root, "dump", json_object_new_string (a->dump));
     json_object_object_add (root, "policy",

@@ -10,7 +10,7 @@
 #               NodeList, AllocCPUS and State that scontrol showed; a
 #               cancelled job is CANCELLED; nodeshare-sim reads the dump
 #   parity      a stream of 32 jobs of 4 programs (sleep copies named
-#               like real codes; 20-86 s; staggered submissions; LAM
+#               like real codes; 20-86 s; submissions every 6 s; LAM
 #               twins that must wait under the strict twin rule; small
 #               jobs) is dumped with sacct and replayed by
 #               nodeshare-sim --compare-placements under the same policy:
@@ -172,41 +172,46 @@ accounting () {
 ##
 # OFFSET PROGRAM CORES SECONDS: submissions on a 6 s grid; run times are
 # 2 mod 6 so that ends (start + scheduling latency + run time) fall
-# between submissions.  The LAM jobs at 0, 0 and 6 are twins: the third
-# waits for a pair without LAM.
+# between submissions.  Time limits are the run times rounded up to
+# minutes (EASY backfilling reserves by them, here and in the
+# simulator).  The LAM jobs at 0, 0 and 6 are twins: the third waits for
+# the pair of the first (it ends first), and nothing else is submitted
+# while it waits.  Then big jobs (LAM, ABQ, LSD, -n 24, striped) and
+# small ones (CP2K, 1-4 cores, packed) alternate, at most about three
+# big jobs at a time: the cluster is busy but its queue stays short.
 STREAM="
 0 lmp_serial 24 44
 0 lmp_serial 24 62
 6 lmp_serial 24 38
-6 abq_std 24 50
-12 cp2k_popt 2 20
-12 cp2k_popt 4 26
-18 lsd_run 24 32
-24 cp2k_popt 1 44
-30 abq_std 24 56
-36 lsd_run 24 26
-42 cp2k_popt 2 32
-48 lmp_serial 24 50
-54 abq_std 24 44
+54 abq_std 24 32
 60 cp2k_popt 4 20
-66 lsd_run 24 38
-72 lmp_serial 24 26
-78 cp2k_popt 2 56
-84 abq_std 24 32
-90 lsd_run 24 44
-96 cp2k_popt 1 20
-102 lmp_serial 24 50
-108 abq_std 24 26
-114 lsd_run 24 62
-120 cp2k_popt 4 32
-126 lmp_serial 24 38
-132 abq_std 24 44
-138 lmp_serial 24 20
-144 cp2k_popt 2 26
-150 lsd_run 24 50
-156 abq_std 24 32
-162 lmp_serial 24 86
+66 lsd_run 24 26
+72 cp2k_popt 1 44
+78 lmp_serial 24 32
+84 cp2k_popt 2 20
+90 abq_std 24 26
+96 cp2k_popt 4 32
+102 lsd_run 24 20
+108 cp2k_popt 1 38
+114 lmp_serial 24 26
+120 cp2k_popt 2 50
+126 abq_std 24 32
+132 cp2k_popt 4 20
+138 lsd_run 24 38
+144 cp2k_popt 1 26
+150 lmp_serial 24 20
+156 cp2k_popt 2 32
+162 abq_std 24 26
 168 cp2k_popt 1 20
+174 lsd_run 24 32
+180 cp2k_popt 4 26
+186 lmp_serial 24 20
+192 cp2k_popt 2 86
+198 abq_std 24 20
+204 cp2k_popt 1 20
+210 lsd_run 24 26
+216 cp2k_popt 2 32
+222 lmp_serial 24 20
 "
 
 parity () {
@@ -217,7 +222,7 @@ parity () {
         [ -n "$off" ] || continue
         now=$(date +%s)
         [ $((t0 + off - now)) -gt 0 ] && sleep $((t0 + off - now))
-        ids="$ids $(sub "$prog" "$secs" -n "$cores")"
+        ids="$ids $(sub "$prog" "$secs" -n "$cores" -t $(((secs + 59) / 60)))"
         n=$((n + 1))
     done <<EOF
 $STREAM
