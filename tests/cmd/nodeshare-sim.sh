@@ -428,5 +428,19 @@ expect "--compare-placements: a node beyond --nodes" 1 \
 expect "--compare-placements: more CPUs per node than --cores" 1 \
     "job 1 has 24 CPUs on 2 nodes, more than the 8 cores per node of --cores" \
     -C 8 --compare-placements "$tmp/parity.sacct"
+# A real dump: the parity stream of tests/slurm/accounting.sh as slurmdbd
+# recorded it (select/cons_tres_nodeshare, twins, 4 nodes x 24 cores).
+real="$top_srcdir/tests/traces/sacct-cluster-parity.txt"
+expect "--compare-placements on a real slurmdbd dump: 32 of 32 agree" 0 \
+    "placement agreement: 32 of 32 jobs = 1.000 (shape differs 0, co-tenants differ 0, never started 0" \
+    -C 24 -c "$top_srcdir/tests/configs/parity.json" --compare-placements "$real"
+expect "--compare-placements under pack: the real twins schedule disagrees" 0 \
+    "placement agreement: 2 of 32 jobs = 0.062 (shape differs 18, co-tenants differ 27" \
+    -C 24 -c "$top_srcdir/tests/configs/parity.json" -p pack --compare-placements "$real"
+expect "--compare-placements under mixed: twins matter" 0 \
+    "placement agreement: 13 of 32 jobs = 0.406" \
+    -C 24 -c "$top_srcdir/tests/configs/parity.json" -p mixed --compare-placements "$real"
+expect "a plain replay of the real dump" 0 "32 jobs read, 32 used" \
+    -n 4 -C 24 -c "$top_srcdir/tests/configs/parity.json" -p twins "$real"
 echo "1..$n"
 [ $failed -eq 0 ]
