@@ -147,7 +147,8 @@ int ns_cotenants_compute (const ns_placed_t *jobs, int n, int nnodes,
                     found[nfound++] = jobs[nl->job[m]].program;
                 }
             }
-            qsort (found, nfound, sizeof (int), int_cmp);
+            if (nfound > 1)
+                qsort (found, nfound, sizeof (int), int_cmp);
             int u = 0;
             for (int m = 0; m < nfound; m++)
                 if (u == 0 || found[u - 1] != found[m])
