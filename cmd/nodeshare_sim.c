@@ -27,6 +27,7 @@
 #include "nsconfig.h"
 #include "report.h"
 #include "sacct_out.h"
+#include "sim_compare.h"
 #include "trace.h"
 
 #define MAX_POLICIES 32
@@ -70,6 +71,7 @@ struct opts {
     int mix_given;
     const char *json, *csv, *svg;
     const char *sacct;      /* --sacct FILE: the history of one policy */
+    const char *compare;    /* --compare-placements SACCT_DUMP */
 };
 
 struct run {
@@ -174,6 +176,14 @@ static void usage (FILE *f)
 "                         configuration an interference class, drawn by\n"
 "                         the configured weights (seeded)\n"
 "      --seed N           seed of the draws (default 1)\n"
+"Placement parity:\n"
+"      --compare-placements DUMP\n"
+"                         replay a real cluster's sacct --parsable2 dump\n"
+"                         (JobName, Submit, Start, End, NodeList,\n"
+"                         AllocCPUS) under one policy (-p P, default the\n"
+"                         configuration's); report per job whether the\n"
+"                         simulator chose the same shape and co-tenants\n"
+"                         as the cluster (needs --cores)\n"
 "Output:\n"
 "      --json FILE        results as JSON ('-' for stdout)\n"
 "      --csv FILE         one row per job and policy\n"
@@ -238,7 +248,7 @@ static int parse_loads (struct opts *o, const char *s)
 enum {
     OPT_STRICT = 256, OPT_MAX_JOBS, OPT_CLOSED, OPT_HORIZON, OPT_BF_DEPTH,
     OPT_ASSIGN, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SVG, OPT_CHECK,
-    OPT_BASELINE, OPT_MIX, OPT_SACCT,
+    OPT_BASELINE, OPT_MIX, OPT_SACCT, OPT_COMPARE,
 };
 
 static const struct option longopts[] = {
@@ -263,6 +273,7 @@ static const struct option longopts[] = {
     { "csv", required_argument, NULL, OPT_CSV },
     { "svg", required_argument, NULL, OPT_SVG },
     { "check", no_argument, NULL, OPT_CHECK },
+    { "compare-placements", required_argument, NULL, OPT_COMPARE },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -352,6 +363,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
     case OPT_CSV: o->csv = arg; return 0;
     case OPT_SVG: o->svg = arg; return 0;
     case OPT_CHECK: o->check = 1; return 0;
+    case OPT_COMPARE: o->compare = arg; return 0;
     case 'q': o->quiet = 1; return 0;
     case 'h': usage (stdout); exit (NS_EXIT_OK);
     case 'V': printf ("nodeshare-sim %s\n", PACKAGE_VERSION);
@@ -386,6 +398,16 @@ static int parse_opts (int argc, char **argv, struct opts *o)
     if (o->trace && (o->mix_given || o->horizon))
         return die ("%s applies to the closed experiment only: give no "
                     "trace", o->mix_given ? "--mix" : "--horizon");
+    if (o->compare && (o->trace || o->nloads))
+        return die ("--compare-placements replays its own dump: give no "
+                    "trace and no --closed");
+    if (o->compare && !o->cores)
+        return die ("--compare-placements: give --cores C (sacct does not "
+                    "record the size of a node)");
+    if (o->compare && o->svg)
+        return die ("--compare-placements writes no --svg");
+    if (o->compare && o->sacct)
+        return die ("--compare-placements writes no --sacct");
     return 0;
 }
 
@@ -1492,11 +1514,68 @@ static int run_all (struct run *r)
     return run_tasks (r, r->o.loads, r->o.nloads);
 }
 
+/* --compare-placements: one policy, the configuration's unless -p. */
+static int compare_placements (struct run *r)
+{
+    int rc = 2;     /* bad usage until the replay runs */
+    if (load_config (r) < 0)
+        goto out;
+    if (r->o.policies && strchr (r->o.policies, ',')) {
+        die ("--compare-placements replays one policy, not '%s'",
+             r->o.policies);
+        goto out;
+    }
+    if (r->o.policies && strcmp (r->o.policies, "all") == 0) {
+        die ("--compare-placements replays one policy, not 'all'");
+        goto out;
+    }
+    if (r->o.policies) {
+        if (add_policy (r, "--policy", r->o.policies) < 0)
+            goto out;
+    }
+    else {
+        r->policies[0] = *ns_config_policy (r->cfg);
+        ns_policy_name (&r->policies[0], r->progs, r->names[0], 64);
+        r->npolicies = 1;
+    }
+    struct ns_compare_args a = {
+        .dump = r->o.compare,
+        .strict = r->o.strict,
+        .cfg = r->cfg,
+        .progs = r->progs,
+        .model = r->model,
+        .policy = r->policies[0],
+        .policy_name = r->names[0],
+        .backfill = r->o.backfill,
+        .bf_depth = r->o.bf_depth,
+        .nodes = r->o.nodes,
+        .cores = r->o.cores,
+        .check = r->o.check,
+        .quiet = r->o.quiet,
+        .json = r->o.json,
+    };
+    if (r->o.csv) {
+        if (!(r->csv = open_out (r->o.csv)))
+            goto out;
+        ns_report_csv_header (r->csv);
+        a.csv = r->csv;
+    }
+    rc = ns_compare_main (&a) < 0 ? 1 : 0;
+    if (r->csv && close_out (r->csv, r->o.csv) < 0)
+        rc = 1;
+out:
+    ns_interf_destroy (r->model);
+    ns_config_destroy (r->cfg);
+    return rc;
+}
+
 int main (int argc, char **argv)
 {
     struct run r = { 0 };
     if (parse_opts (argc, argv, &r.o) < 0)
         return 2;
+    if (r.o.compare)
+        return compare_placements (&r);
     if (load_config (&r) < 0 || parse_policies (&r) < 0) {
         ns_config_destroy (r.cfg);
         ns_interf_destroy (r.model);

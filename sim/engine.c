@@ -400,7 +400,8 @@ static int update_rate (ns_sim_t *s, int j)
     if (jb->remaining < 0)
         jb->remaining = 0;
     jb->last = s->now;
-    double rate = ns_job_rate (s->c, s->conf.model, (uint64_t)j);
+    double rate = s->conf.wallclock
+                  ? 1.0 : ns_job_rate (s->c, s->conf.model, (uint64_t)j);
     for (int i = 0; i < jb->nshares && !jb->out.shared; i++)
         if (ns_node_ntenants (s->c, jb->shares[i].node) > 1)
             jb->out.shared = 1;
@@ -484,7 +485,8 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     jb->remaining = jb->in.runtime;
     jb->last = s->now;
     jb->rate = 0;
-    jb->neutral = ns_interf_neutral (s->conf.model, jb->in.program);
+    jb->neutral = s->conf.wallclock
+                  || ns_interf_neutral (s->conf.model, jb->in.program);
     jb->est_end = s->now + est_runtime (jb);
     s->stats.placements++;
     s->cluster_version++;
@@ -531,7 +533,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
         s->stats.last_end = s->now;
     if (update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    /* jb->shares stay: the job's nodes are part of its result. */
+    /* jb->shares stays: ns_sim_job_shares () reports where it ran. */
     if (s->progress_fn && s->progress_every > 0
         && s->done % s->progress_every == 0)
         s->progress_fn (s, s->done, s->njobs, s->progress_arg);

@@ -65,6 +65,9 @@ typedef struct {
     int cores;
     const ns_interf_t *model;
     const ns_progtab_t *progs;  /* names in explanations (may be NULL) */
+    int wallclock;        /* every job runs at rate 1: its runtime is
+                             wall-clock time already (a replay of a real
+                             cluster's jobs); the model still decides */
 } ns_simconf_t;
 
 typedef struct ns_sim ns_sim_t;

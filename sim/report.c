@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "report.h"
 
 static int cmp_double (const void *a, const void *b)
@@ -194,7 +195,7 @@ void ns_report_csv_header (FILE *f)
 {
     fprintf (f, "policy,job,program,procs,submit_s,start_s,end_s,wait_s,"
              "trace_runtime_s,runtime_s,requested_s,nodes,striped,shared,"
-             "over_limit,state\n");
+             "over_limit,state,node_list,cotenants\n");
 }
 
 static void csv_name (FILE *f, const char *s)
@@ -218,6 +219,9 @@ void ns_report_csv_rows (FILE *f, const ns_sim_t *sim, const char *policy,
     static const char *states[] = { "pending", "queued", "running", "done",
                                     "never" };
     int n = ns_sim_njobs (sim);
+    ns_cotenants_t ct = { 0 };
+    ns_error_t cterr;
+    int have_ct = ns_sim_cotenants (sim, &ct, &cterr) == 0;
     for (int i = 0; i < n; i++) {
         const ns_simjob_t *j = ns_sim_job (sim, i);
         const ns_simresult_t *r = ns_sim_result (sim, i);
@@ -240,9 +244,22 @@ void ns_report_csv_rows (FILE *f, const ns_sim_t *sim, const char *policy,
             fprintf (f, "%.0f,", j->req_time);
         else
             fprintf (f, ",");
-        fprintf (f, "%d,%d,%d,%d,%s\n", r->nodes, r->striped, r->shared,
+        fprintf (f, "%d,%d,%d,%d,%s,", r->nodes, r->striped, r->shared,
                  r->over_limit, states[r->state]);
+        /* node_list: index:cores;...  cotenants: programs at its start */
+        int ns;
+        const ns_share_t *sh = ns_sim_job_shares (sim, i, &ns);
+        for (int k = 0; k < ns; k++)
+            fprintf (f, "%s%d:%d", k ? ";" : "", sh[k].node, sh[k].cores);
+        fputc (',', f);
+        if (have_ct) {
+            char buf[1024];
+            ns_cotenants_format (&ct, i, progs, ";", buf, sizeof (buf));
+            csv_name (f, buf);
+        }
+        fputc ('\n', f);
     }
+    ns_cotenants_free (&ct);
 }
 
 /* ---- SVG ---- */

@@ -50,7 +50,7 @@
  *  Recognised header names (case-insensitive; others ignored): JobID,
  *  JobIDRaw, JobName, User, UID, Group, GID, Submit, Start, End, Elapsed,
  *  ElapsedRaw, Timelimit, TimelimitRaw, NCPUS, AllocCPUS, ReqCPUS, NNodes,
- *  State.  Required, else ns_trace_open fails naming what is missing:
+ *  State, NodeList.  Required, else ns_trace_open fails naming what is missing:
  *    - JobID or JobIDRaw;
  *    - Submit;
  *    - a run time: ElapsedRaw, Elapsed, or both Start and End;
@@ -81,6 +81,8 @@
  *  - State maps to SWF status: COMPLETED 1; CANCELLED* 5; FAILED, TIMEOUT,
  *    NODE_FAIL, OUT_OF_MEMORY, BOOT_FAIL, DEADLINE, PREEMPTED,
  *    SPECIAL_EXIT 0; anything else -1.
+ *  - NodeList is passed through as text (ns_tjob_t.nodelist; "None
+ *    assigned", "Unknown" and "None" become "").
  *  - JobName becomes ns_tjob_t.program, cut to NS_TJOB_PROGRAM_MAX - 1
  *    bytes.  A line with more '|' than the header (a '|' inside a job
  *    name) is "too-many-fields": its columns cannot be trusted.
@@ -131,7 +133,9 @@ typedef struct {
     int64_t line;           /* line of the trace it came from (1-based) */
     char program[NS_TJOB_PROGRAM_MAX]; /* sacct JobName; "" for SWF */
     char nodelist[NS_TJOB_NODELIST_MAX]; /* sacct NodeList as written
-                                           (ns[1-2]); "" unknown, SWF */
+                                           (ns[1-2]); "" for SWF or when
+                                           absent; a longer one skips the
+                                           line (too-long) */
 } ns_tjob_t;
 
 /* SWF header values, -1 / "" when absent.  Filled as the comments stream

@@ -524,7 +524,7 @@ int tr_sacct_record (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err)
     if ((name = col_val (t, f, SC_JOBNAME)))
         tr_copy_text (job->program, sizeof (job->program), name, strlen (name));
     const char *nl = col_val (t, f, SC_NODELIST);
-    if (nl && !is_unknown (nl)) {
+    if (nl && !is_unknown (nl) && strcmp (nl, "None assigned") != 0) {
         if (strlen (nl) >= sizeof (job->nodelist))
             return tr_skip (t, err, NS_SKIP_TOO_LONG,
                             "field %d (NodeList): longer than %zu bytes",

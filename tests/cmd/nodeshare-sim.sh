@@ -431,5 +431,100 @@ expect "INT_MAX processors, stripe_width 16: one job dropped" 0 \
 expect "INT_MAX processors on 10^6 nodes of 4096 cores: runs" 0 \
     "4 jobs read, 4 used" -p pack --nodes 1000000 --cores 4096 \
     "$tmp/huge.swf"
+
+# --compare-placements: a real cluster's sacct dump replayed under one
+# policy; the same shape and co-tenant programs per job, or DIFFERS.
+cat >"$tmp/parity.json" <<'EOT'
+{ "policy": "twins", "fallback_after": -1,
+  "programs": { "LAM": { "spread_speedup": 1.147 },
+                "ABQ": { "spread_speedup": 1.255 } },
+  "identity": { "patterns": [ { "match": "lmp*", "program": "LAM" },
+                              { "match": "abq*", "program": "ABQ" } ] } }
+EOT
+cat >"$tmp/parity.sacct" <<'EOT'
+JobIDRaw|JobName|Submit|Start|End|NodeList|AllocCPUS|NNodes|State|Timelimit
+1|lmp_serial|2026-01-01T00:00:00|2026-01-01T00:00:01|2026-01-01T00:01:00|ns[1-2]|24|2|COMPLETED|00:10:00
+2|abq_std|2026-01-01T00:00:10|2026-01-01T00:00:11|2026-01-01T00:01:30|ns[3-4]|24|2|COMPLETED|00:10:00
+3|abq_std|2026-01-01T00:00:20|2026-01-01T00:00:21|2026-01-01T00:01:40|ns[1-2]|24|2|COMPLETED|00:10:00
+4|other|2026-01-01T00:00:30|2026-01-01T00:00:31|2026-01-01T00:00:50|ns3|2|1|COMPLETED|00:10:00
+5|other|2026-01-01T00:00:30|Unknown|2026-01-01T00:00:50|None assigned|0|0|CANCELLED by 0|00:10:00
+EOT
+expect "--compare-placements: all 4 jobs agree" 0 \
+    "placement agreement: 4 of 4 jobs = 1.000 (shape differs 0, co-tenants differ 0" \
+    -C 24 -c "$tmp/parity.json" --compare-placements "$tmp/parity.sacct"
+# Without -q every job has its line (with -q only the disagreements).
+line="job 3 ABQ (24 CPUs, submit +20): real ns[1-2] 2x12 with [LAM] start +21; sim ns1,ns2 2x12 with [LAM] start +20: agree"
+if "$sim" -C 24 -c "$tmp/parity.json" --compare-placements "$tmp/parity.sacct" \
+       2>&1 | grep -qxF -- "$line"; then
+    pass "--compare-placements: a job line names real and simulated nodes"
+else
+    fail "--compare-placements: a job line names real and simulated nodes"
+    echo "# wanted: $line"
+fi
+# The cluster put ABQ job 3 next to its twin: the policy would not.
+sed 's/^3|\(.*\)|ns\[1-2\]|/3|\1|ns[3-4]|/' "$tmp/parity.sacct" >"$tmp/twin.sacct"
+expect "--compare-placements: a twin pairing the policy refuses DIFFERS" 0 \
+    "real ns[3-4] 2x12 with [ABQ] start +21; sim ns1,ns2 2x12 with [LAM] start +20: DIFFERS: co-tenants" \
+    -C 24 -c "$tmp/parity.json" --compare-placements "$tmp/twin.sacct"
+"$sim" -q -C 24 -c "$tmp/parity.json" --compare-placements "$tmp/twin.sacct" \
+    --json "$tmp/twin.out.json" >/dev/null 2>&1
+if grep -q '"placement_agreement":0.75' "$tmp/twin.out.json" &&
+   grep -q '"cotenants_differ":1' "$tmp/twin.out.json"; then
+    pass "--compare-placements --json: placement_agreement 0.75, 1 co-tenant difference"
+else
+    fail "--compare-placements --json: placement_agreement"
+    sed -n '1,20p' "$tmp/twin.out.json" | sed 's/^/#   /'
+fi
+# 2 CPUs on one node where the cluster used 2 nodes: the shape differs.
+sed 's/^4|\(.*\)|ns3|2|1|/4|\1|ns[3-4]|2|2|/' "$tmp/parity.sacct" >"$tmp/shape.sacct"
+expect "--compare-placements: another shape DIFFERS" 0 \
+    "real ns[3-4] 2x1 with [ABQ] start +31; sim ns3 1x2 with [ABQ] start +30: DIFFERS: shape" \
+    -C 24 -c "$tmp/parity.json" --compare-placements "$tmp/shape.sacct"
+"$sim" -q -C 24 -c "$tmp/parity.json" --compare-placements "$tmp/parity.sacct" \
+    --csv "$tmp/parity.csv" >/dev/null 2>&1
+if head -n 1 "$tmp/parity.csv" | grep -q ',state,node_list,cotenants$' &&
+   grep -q '^twins,3,ABQ,.*,done,0:12;1:12,LAM$' "$tmp/parity.csv" &&
+   grep -q '^twins,4,other,.*,done,2:2,ABQ$' "$tmp/parity.csv"; then
+    pass "--csv: node_list and cotenants per job"
+else
+    fail "--csv: node_list and cotenants per job"
+    sed 's/^/#   /' "$tmp/parity.csv"
+fi
+expect "--compare-placements without --cores" 2 \
+    "--compare-placements: give --cores C" --compare-placements "$tmp/parity.sacct"
+expect "--compare-placements with two policies" 2 \
+    "--compare-placements replays one policy, not 'pack,twins'" \
+    -C 24 -p pack,twins --compare-placements "$tmp/parity.sacct"
+expect "--compare-placements and a trace" 2 \
+    "--compare-placements replays its own dump: give no trace" \
+    -C 24 --compare-placements "$tmp/parity.sacct" "$tmp/good.swf"
+cut -d'|' -f1-5,7- "$tmp/parity.sacct" >"$tmp/nonodes.sacct"
+expect "--compare-placements on a dump without NodeList" 1 \
+    "nonodes.sacct: line 1: sacct header lacks NodeList: --compare-placements needs JobName, Submit, Start, End, NodeList and AllocCPUS" \
+    -C 24 --compare-placements "$tmp/nonodes.sacct"
+sed 's/ns\[3-4\]/ns[4-3]/' "$tmp/parity.sacct" >"$tmp/badlist.sacct"
+expect "--compare-placements: a bad host list names line and field" 1 \
+    "badlist.sacct: line 3: field NodeList: host list 'ns[4-3]': expected a range A-B with A <= B in [...]" \
+    -C 24 --compare-placements "$tmp/badlist.sacct"
+expect "--compare-placements: a node beyond --nodes" 1 \
+    "line 3: field NodeList: 'ns[3-4]' names node ns4, but --nodes is 3" \
+    -C 24 -n 3 --compare-placements "$tmp/parity.sacct"
+expect "--compare-placements: more CPUs per node than --cores" 1 \
+    "job 1 has 24 CPUs on 2 nodes, more than the 8 cores per node of --cores" \
+    -C 8 --compare-placements "$tmp/parity.sacct"
+# A real dump: the parity stream of tests/slurm/accounting.sh as slurmdbd
+# recorded it (select/cons_tres_nodeshare, twins, 4 nodes x 24 cores).
+real="$top_srcdir/tests/traces/sacct-cluster-parity.txt"
+expect "--compare-placements on a real slurmdbd dump: 32 of 32 agree" 0 \
+    "placement agreement: 32 of 32 jobs = 1.000 (shape differs 0, co-tenants differ 0, never started 0" \
+    -C 24 -c "$top_srcdir/tests/configs/parity.json" --compare-placements "$real"
+expect "--compare-placements under pack: the real twins schedule disagrees" 0 \
+    "placement agreement: 2 of 32 jobs = 0.062 (shape differs 18, co-tenants differ 27" \
+    -C 24 -c "$top_srcdir/tests/configs/parity.json" -p pack --compare-placements "$real"
+expect "--compare-placements under mixed: twins matter" 0 \
+    "placement agreement: 13 of 32 jobs = 0.406" \
+    -C 24 -c "$top_srcdir/tests/configs/parity.json" -p mixed --compare-placements "$real"
+expect "a plain replay of the real dump" 0 "32 jobs read, 32 used" \
+    -n 4 -C 24 -c "$top_srcdir/tests/configs/parity.json" -p twins "$real"
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -27,6 +27,10 @@
 #                               Removes the directory unless a TAP test
 #                               failed, a start failed, or NS_CLUSTER_KEEP=1
 #                               (then prints "# cluster files kept in DIR").
+#   ns_accounting_can_run       like ns_cluster_can_run, and also mariadbd,
+#                               mariadb-install-db, slurmdbd, sacct, sacctmgr
+#                               and accounting_storage_mysql.so (Debian:
+#                               mariadb-server slurmdbd); else prints why.
 #   ns_cluster_restart_ctld     stops slurmctld, starts it on the same state.
 #   ns_cluster_reconfigure      scontrol reconfigure (+ waits for an answer).
 #   ns_cluster_log_ctld         prints the path of the slurmctld log.
@@ -62,9 +66,22 @@
 #   NS_SLURM_DEBUG        SlurmctldDebug/SlurmdDebug (default debug)
 #   NS_START_TIMEOUT      seconds to wait for idle nodes (default 30)
 #   NS_CLUSTER_KEEP=1     keep the directory even on success
+#   NS_ACCOUNTING=1       accounting: before slurmctld, a private MariaDB
+#                         (mariadb-install-db into $NS_CLUSTER_DIR/db;
+#                         mariadbd on 127.0.0.1:random port and
+#                         mariadb.sock) and slurmdbd (slurmdbd.conf, mode
+#                         600, random DbdPort, munge via the private
+#                         munged); slurm.conf gets AccountingStorageType=
+#                         accounting_storage/slurmdbd; cluster nstest,
+#                         account nstest and the calling user are added
+#                         with sacctmgr -i.  ns_cluster_stop stops slurmdbd
+#                         after slurmctld, then MariaDB.  Start-up takes
+#                         ~5 s more (the first slurmdbd start creates the
+#                         tables).
 #
 # Files in $NS_CLUSTER_DIR: slurm.conf plugstack.conf munge.key munged.log
-# slurmctld.log slurmd.nsI.log state/ spool/nsI/ work/ (a cwd for jobs:
+# slurmctld.log slurmd.nsI.log state/ spool/nsI/ (with NS_ACCOUNTING:
+# slurmdbd.conf slurmdbd.log mariadbd.log db/) work/ (a cwd for jobs:
 # use `sbatch -D "$NS_CLUSTER_DIR/work"` or cd there, the default output
 # slurm-%j.out lands in the cwd).
 #
@@ -85,6 +102,9 @@
 #                                e.g. the build tree: distcheck then fails.)
 #   ns_wait_all_idle [TIMEOUT_S=30]  until no job is pending/running and
 #                                every node is idle.
+#   ns_sacct_wait JOBID... [-- TIMEOUT_S=60]  (NS_ACCOUNTING=1) until sacct
+#                                knows every job as finished (slurmctld
+#                                sends records to slurmdbd asynchronously).
 #
 # TAP helpers (plan printed at the end):
 #   tap_ok STATUS "name"   ok when STATUS is 0:   cmd; tap_ok $? "cmd works"
@@ -346,6 +366,10 @@ _ns_write_conf () {   # NODES CORES
     fi
     _ns_ports=""
     ctlport=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+    if [ -n "${NS_ACCOUNTING:-}" ]; then
+        _NS_DBD_PORT=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+        _NS_DB_PORT=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+    fi
     topo=""
     if [ $((cores % 2)) -eq 0 ]; then
         topo="Sockets=2 CoresPerSocket=$((cores / 2)) ThreadsPerCore=1"
@@ -394,8 +418,17 @@ KillWait=5
 MinJobAge=300
 JobCompType=jobcomp/none
 MailProg=/bin/true
-AccountingStorageType=accounting_storage/none
 EOF
+        if [ -n "${NS_ACCOUNTING:-}" ]; then
+            cat <<EOF
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=localhost
+AccountingStoragePort=$_NS_DBD_PORT
+AccountingStoragePass=$d/munge.socket
+EOF
+        else
+            echo "AccountingStorageType=accounting_storage/none"
+        fi
         i=1
         while [ "$i" -le "$nodes" ]; do
             port=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
@@ -494,6 +527,162 @@ _ns_start_slurmd () {   # NODENAME
 }
 
 ##
+# Accounting (NS_ACCOUNTING=1): MariaDB + slurmdbd, private to the cluster
+##
+
+# ns_accounting_can_run: 0 if the programs of the accounting pipeline are
+# installed (and ns_cluster_can_run passes); else prints why, returns 1.
+ns_accounting_can_run () {
+    local c d
+    ns_cluster_can_run || return 1
+    _ns_path
+    for c in mariadbd slurmdbd sacct sacctmgr mariadb; do
+        if ! command -v "$c" >/dev/null 2>&1; then
+            echo "$c not installed (Debian: mariadb-server slurmdbd slurm-client)"
+            return 1
+        fi
+    done
+    if ! command -v mariadb-install-db >/dev/null 2>&1 &&
+       ! command -v mysql_install_db >/dev/null 2>&1; then
+        echo "mariadb-install-db not installed (Debian: mariadb-server)"
+        return 1
+    fi
+    d=$(ns_slurm_plugindir)
+    if ! [ -f "$d/accounting_storage_mysql.so" ]; then
+        echo "$d/accounting_storage_mysql.so not installed (Debian: slurmdbd)"
+        return 1
+    fi
+    return 0
+}
+
+# _ns_db: the MariaDB client on the private server, as root.
+_ns_db () {
+    mariadb --no-defaults --socket="$NS_CLUSTER_DIR/mariadb.sock" -u root "$@"
+}
+
+_ns_start_mariadb () {
+    local d inst t
+    d=$NS_CLUSTER_DIR
+    inst=$(command -v mariadb-install-db || command -v mysql_install_db)
+    if ! [ -d "$d/db/mysql" ]; then
+        "$inst" --no-defaults --datadir="$d/db" --user=root \
+            --auth-root-authentication-method=normal --skip-test-db \
+            </dev/null >"$d/mariadb-install.log" 2>&1 || {
+            _ns_err "mariadb-install-db failed"
+            _ns_tail "$d/mariadb-install.log"
+            return 1
+        }
+    fi
+    # Small buffers: several test clusters may run on one small machine.
+    mariadbd --no-defaults --datadir="$d/db" --user=root \
+        --socket="$d/mariadb.sock" --pid-file="$d/mariadbd.pid" \
+        --bind-address=127.0.0.1 --port="$_NS_DB_PORT" \
+        --log-error="$d/mariadbd.log" --innodb-buffer-pool-size=32M \
+        --innodb-log-file-size=16M --skip-name-resolve \
+        </dev/null >>"$d/mariadbd.out" 2>&1 &
+    t=0
+    while [ "$t" -lt 300 ]; do
+        _ns_alive "$d/mariadbd.pid" && _ns_db -e 'SELECT 1' >/dev/null 2>&1 &&
+            return 0
+        sleep 0.1
+        t=$((t + 1))
+    done
+    _ns_err "mariadbd did not answer within 30 s"
+    _ns_tail "$d/mariadbd.log"
+    return 1
+}
+
+_ns_start_slurmdbd () {
+    local d pd mark t
+    d=$NS_CLUSTER_DIR
+    pd=$(ns_slurm_plugindir) || { _ns_err "Slurm plugin dir not found"; return 1; }
+    # slurmdbd reads slurmdbd.conf beside $SLURM_CONF and wants it 0600,
+    # owned by SlurmUser.  MariaDB's root@127.0.0.1 has no password.
+    cat >"$d/slurmdbd.conf" <<EOF || return 1
+# generated by tests/slurm/lib.sh
+DbdHost=localhost
+DbdAddr=127.0.0.1
+DbdPort=$_NS_DBD_PORT
+SlurmUser=root
+AuthType=auth/munge
+AuthInfo=socket=$d/munge.socket
+PluginDir=$pd
+PidFile=$d/slurmdbd.pid
+LogFile=$d/slurmdbd.log
+DebugLevel=${NS_SLURM_DEBUG:-debug}
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$_NS_DB_PORT
+StorageUser=root
+StorageLoc=slurm_acct_db
+EOF
+    chown root "$d/slurmdbd.conf"
+    chmod 600 "$d/slurmdbd.conf"
+    rm -f "$d/slurmdbd.pid"
+    mark=$(_ns_lines "$d/slurmdbd.log")
+    (cd "$d" && slurmdbd </dev/null >>"$d/slurmdbd.out" 2>&1)
+    if [ $? -ne 0 ] || ! _ns_wait_pidfile "$d/slurmdbd.pid" 30 "$d/slurmdbd.log" "$mark"; then
+        _ns_err "slurmdbd did not start"
+        _ns_tail "$d/slurmdbd.out"; _ns_tail "$d/slurmdbd.log" 40
+        return 1
+    fi
+    # Ready when it answers; the first start creates the tables.
+    t=0
+    while [ "$t" -lt 300 ]; do
+        sacctmgr -n show cluster format=cluster >/dev/null 2>&1 && return 0
+        _ns_alive "$d/slurmdbd.pid" || break
+        sleep 0.2
+        t=$((t + 1))
+    done
+    _ns_err "slurmdbd does not answer sacctmgr"
+    _ns_tail "$d/slurmdbd.log" 40
+    return 1
+}
+
+# Cluster nstest, account nstest, the calling user in it (root).
+_ns_start_accounting () {
+    local u
+    _ns_start_mariadb || return 1
+    _ns_start_slurmdbd || return 1
+    u=$(id -un)
+    { sacctmgr -i add cluster nstest &&
+      sacctmgr -i add account nstest Cluster=nstest Description=test Organization=test &&
+      sacctmgr -i add user "$u" Account=nstest Cluster=nstest
+    } >>"$NS_CLUSTER_DIR/sacctmgr.log" 2>&1 || {
+        _ns_err "sacctmgr could not register cluster, account and user"
+        _ns_tail "$NS_CLUSTER_DIR/sacctmgr.log"
+        return 1
+    }
+}
+
+# ns_sacct_wait JOBIDS... [-- TIMEOUT_S]: until sacct knows every job as
+# finished (slurmctld sends job records to slurmdbd asynchronously).
+ns_sacct_wait () {
+    local ids lim t want got
+    ids="" lim=60
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --) lim=${2:-60}; break ;;
+            *) ids="$ids${ids:+,}$1" ;;
+        esac
+        shift
+    done
+    want=$(echo "$ids" | tr ',' '\n' | grep -c .)
+    t=0
+    got=""
+    while [ "$t" -lt $((lim * 5)) ]; do
+        got=$(sacct -n -X --parsable2 -j "$ids" -o JobIDRaw,State,End 2>/dev/null |
+              awk -F'|' '$3 != "Unknown" && $2 != "RUNNING" && $2 != "PENDING"' | wc -l)
+        [ "$got" -ge "$want" ] && return 0
+        sleep 0.2
+        t=$((t + 1))
+    done
+    echo "# ns_sacct_wait: after $lim s sacct knows $got of $want jobs as finished"
+    sacct -X --parsable2 -j "$ids" -o JobIDRaw,JobName,State,Start,End 2>&1 | sed 's/^/#   /'
+    return 1
+}
+
+##
 # Cluster
 ##
 ns_cluster_start () {   # NODES CORES
@@ -556,7 +745,8 @@ _ns_start_watchdog () {
         d=$NS_CLUSTER_DIR
         if [ -d "$d" ]; then
             echo "scenario $owner died: stopping the cluster in $d" >>"$d/watchdog.log"
-            _ns_stop_pidfiles "$d"/slurmd.*.pid "$d/slurmctld.pid" "$d/munged.pid"
+            _ns_stop_pidfiles "$d"/slurmd.*.pid "$d/slurmctld.pid" "$d/slurmdbd.pid"
+            _ns_stop_pidfiles "$d/mariadbd.pid" "$d/munged.pid"
             p=$(_ns_stepd_pids)
             [ -n "$p" ] && kill -KILL $p
         fi
@@ -568,6 +758,9 @@ _ns_start_all () {   # NODES CORES
     local i
     _ns_write_conf "$1" "$2" || return 1
     _ns_start_munged || return 1
+    if [ -n "${NS_ACCOUNTING:-}" ]; then
+        _ns_start_accounting || return 1
+    fi
     _ns_start_ctld -c || return 1
     i=1
     while [ "$i" -le "$1" ]; do
@@ -620,7 +813,7 @@ ns_cluster_dump () {
     sinfo -N -o '%N %t %C %E' 2>&1 | sed 's/^/#   /'
     squeue -o '%i %T %R %D %C %N' 2>&1 | sed 's/^/#   /'
     for f in "$NS_CLUSTER_DIR"/munged.log "$NS_CLUSTER_DIR"/slurmctld.log \
-             "$NS_CLUSTER_DIR"/slurmd.*.log; do
+             "$NS_CLUSTER_DIR"/slurmd.*.log "$NS_CLUSTER_DIR"/slurmdbd.log; do
         [ -f "$f" ] && _ns_tail "$f" 15 2>&1
     done
 }
@@ -722,9 +915,17 @@ ns_cluster_stop () {
         kill -TERM "$(cat "$d/watchdog.pid")" 2>/dev/null
         rm -f "$d/watchdog.pid"
     fi
-    # All daemons together: each takes 1-2 s to exit on SIGTERM, and none
-    # needs another one to shut down.
-    _ns_stop_pidfiles "$d"/slurmd.*.pid "$d/slurmctld.pid" "$d/munged.pid"
+    # All Slurm daemons together: each takes 1-2 s to exit on SIGTERM, and
+    # none needs another one to shut down.  slurmctld sends its last
+    # records to slurmdbd as it stops, so the accounting daemons go after
+    # it: slurmdbd, then MariaDB (and munged) once slurmdbd has let go.
+    if [ -s "$d/slurmdbd.pid" ] || [ -s "$d/mariadbd.pid" ]; then
+        _ns_stop_pidfiles "$d"/slurmd.*.pid "$d/slurmctld.pid"
+        _ns_stop_pidfiles "$d/slurmdbd.pid"
+        _ns_stop_pidfiles "$d/mariadbd.pid" "$d/munged.pid"
+    else
+        _ns_stop_pidfiles "$d"/slurmd.*.pid "$d/slurmctld.pid" "$d/munged.pid"
+    fi
     # Leftover slurmstepd of this cluster (started by our slurmd's).
     p=$(_ns_stepd_pids)
     if [ -n "$p" ]; then

@@ -684,6 +684,7 @@ static void test_sacct_small (void)
     is_int (jobs[2].nodes, -1, "sacct-small: NNodes 0 is unknown");
     is_int ((long long)strlen (jobs[4].program), NS_TJOB_PROGRAM_MAX - 1,
             "sacct-small: a long JobName is cut to fit");
+    is_str (jobs[0].nodelist, "", "sacct-small: no NodeList column: empty");
     check_skips (t, skips, sizeof (skips) / sizeof (skips[0]), "sacct-small");
     is_int ((long long)ns_trace_skips (t)->unsorted, 1,
             "sacct-small: the early-submitted last job is counted unsorted");
@@ -1006,6 +1007,30 @@ static void remove_tmpdir (void)
         diag ("rmdir %s: %s", tmpdir, strerror (errno));
 }
 
+/* A real dump from the test cluster (slurmdbd): NodeList passes through. */
+static void test_sacct_cluster (void)
+{
+    const char *path = fixture ("sacct-cluster-parity.txt");
+    ns_error_t err = { "" };
+    ns_tjob_t jobs[40];
+    int n = 0;
+    ns_trace_t *t = ns_trace_open (path, NS_TRACE_AUTO, NS_TRACE_STRICT, &err);
+    if (!ok (t != NULL, "sacct-cluster: opens")) {
+        diag ("%s", err.text);
+        return;
+    }
+    is_int (read_all (t, jobs, 40, &n, &err), 0, "sacct-cluster: reads to the end");
+    is_int (n, 32, "sacct-cluster: 32 jobs");
+    is_str (jobs[0].nodelist, "ns[1-2]", "sacct-cluster: NodeList of job 5");
+    is_str (jobs[0].program, "lmp_serial", "sacct-cluster: JobName of job 5");
+    is_int (jobs[0].procs, 24, "sacct-cluster: AllocCPUS of job 5");
+    is_int (jobs[0].nodes, 2, "sacct-cluster: NNodes of job 5");
+    is_int (jobs[0].run, 44, "sacct-cluster: End - Start of job 5");
+    is_int (jobs[2].wait, 38, "sacct-cluster: the waiting twin, job 7, waited 38 s");
+    is_int (jobs[0].req_time, 60, "sacct-cluster: Timelimit 00:01:00");
+    ns_trace_close (t);
+}
+
 int main (void)
 {
     plan_no_plan ();
@@ -1018,6 +1043,7 @@ int main (void)
     test_odd_lines ();
     test_open_errors ();
     test_sacct_small ();
+    test_sacct_cluster ();
     test_sacct_raw ();
     test_sacct_header ();
     test_sacct_extreme ();

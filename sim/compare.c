@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* compare.c - host lists, co-tenants at start, shapes (see compare.h) */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+/* ---- co-tenants at start ---- */
+
+struct ord {
+    double t;
+    int job;
+};
+
+static int ord_cmp (const void *a, const void *b)
+{
+    const struct ord *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->job > y->job) - (x->job < y->job);
+}
+
+static int int_cmp (const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Per node, the jobs running on it. */
+struct nodelist {
+    int *job;
+    int n, cap;
+};
+
+static int node_add (struct nodelist *nl, int job)
+{
+    if (nl->n == nl->cap) {
+        int cap = nl->cap ? nl->cap * 2 : 4;
+        int *j = realloc (nl->job, sizeof (int) * cap);
+        if (!j)
+            return -1;
+        nl->job = j;
+        nl->cap = cap;
+    }
+    nl->job[nl->n++] = job;
+    return 0;
+}
+
+static void node_remove (struct nodelist *nl, int job)
+{
+    for (int i = 0; i < nl->n; i++)
+        if (nl->job[i] == job) {
+            nl->job[i] = nl->job[--nl->n];
+            return;
+        }
+}
+
+void ns_cotenants_free (ns_cotenants_t *ct)
+{
+    if (!ct)
+        return;
+    free (ct->first);
+    free (ct->prog);
+    ct->first = NULL;
+    ct->prog = NULL;
+    ct->n = 0;
+}
+
+int ns_cotenants_compute (const ns_placed_t *jobs, int n, int nnodes,
+                          ns_cotenants_t *out, ns_error_t *err)
+{
+    struct ord *starts = NULL, *ends = NULL;
+    struct nodelist *nodes = NULL;
+    int *found = NULL, nfound = 0, capfound = 0;
+    int **lists = NULL, *counts = NULL;
+    int nstarted = 0, rc = -1;
+
+    memset (out, 0, sizeof (*out));
+    for (int i = 0; i < n; i++) {
+        if (jobs[i].start < 0)
+            continue;
+        for (int k = 0; k < jobs[i].nshares; k++)
+            if (jobs[i].shares[k].node < 0
+                || jobs[i].shares[k].node >= nnodes)
+                return ns_error_set (err, EINVAL, "job %d runs on node "
+                                     "index %d, outside the %d nodes of "
+                                     "the machine", i,
+                                     jobs[i].shares[k].node, nnodes);
+        nstarted++;
+    }
+    starts = malloc (sizeof (*starts) * (nstarted + 1));
+    ends = malloc (sizeof (*ends) * (nstarted + 1));
+    nodes = calloc ((size_t)nnodes + 1, sizeof (*nodes));
+    lists = calloc ((size_t)n + 1, sizeof (*lists));
+    counts = calloc ((size_t)n + 1, sizeof (*counts));
+    if (!starts || !ends || !nodes || !lists || !counts)
+        goto nomem;
+    nstarted = 0;
+    for (int i = 0; i < n; i++) {
+        if (jobs[i].start < 0)
+            continue;
+        starts[nstarted] = (struct ord){ jobs[i].start, i };
+        ends[nstarted] = (struct ord){ jobs[i].end, i };
+        nstarted++;
+    }
+    qsort (starts, nstarted, sizeof (*starts), ord_cmp);
+    qsort (ends, nstarted, sizeof (*ends), ord_cmp);
+    int e = 0;
+    for (int s = 0; s < nstarted; ) {
+        double t = starts[s].t;
+        /* Ends at or before t first: they have left. */
+        for (; e < nstarted && ends[e].t <= t; e++) {
+            const ns_placed_t *j = &jobs[ends[e].job];
+            for (int k = 0; k < j->nshares; k++)
+                node_remove (&nodes[j->shares[k].node], ends[e].job);
+        }
+        int s0 = s;
+        for (; s < nstarted && starts[s].t == t; s++) {
+            const ns_placed_t *j = &jobs[starts[s].job];
+            /* a job of 0 s has left as it came: nobody's co-tenant */
+            if (j->end <= j->start)
+                continue;
+            for (int k = 0; k < j->nshares; k++)
+                if (node_add (&nodes[j->shares[k].node], starts[s].job) < 0)
+                    goto nomem;
+        }
+        for (int q = s0; q < s; q++) {
+            int ji = starts[q].job;
+            const ns_placed_t *j = &jobs[ji];
+            nfound = 0;
+            for (int k = 0; k < j->nshares; k++) {
+                const struct nodelist *nl = &nodes[j->shares[k].node];
+                for (int m = 0; m < nl->n; m++) {
+                    if (nl->job[m] == ji)
+                        continue;
+                    if (nfound == capfound) {
+                        int cap = capfound ? capfound * 2 : 16;
+                        int *f = realloc (found, sizeof (int) * cap);
+                        if (!f)
+                            goto nomem;
+                        found = f;
+                        capfound = cap;
+                    }
+                    found[nfound++] = jobs[nl->job[m]].program;
+                }
+            }
+            if (nfound > 1)
+                qsort (found, nfound, sizeof (int), int_cmp);
+            int u = 0;
+            for (int m = 0; m < nfound; m++)
+                if (u == 0 || found[u - 1] != found[m])
+                    found[u++] = found[m];
+            if (u) {
+                lists[ji] = malloc (sizeof (int) * u);
+                if (!lists[ji])
+                    goto nomem;
+                memcpy (lists[ji], found, sizeof (int) * u);
+                counts[ji] = u;
+            }
+        }
+    }
+    /* Flatten. */
+    out->first = malloc (sizeof (int) * ((size_t)n + 1));
+    if (!out->first)
+        goto nomem;
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        out->first[i] = total;
+        total += counts[i];
+    }
+    out->first[n] = total;
+    out->prog = malloc (sizeof (int) * ((size_t)total + 1));
+    if (!out->prog)
+        goto nomem;
+    for (int i = 0; i < n; i++)
+        if (counts[i])
+            memcpy (out->prog + out->first[i], lists[i],
+                    sizeof (int) * counts[i]);
+    out->n = n;
+    rc = 0;
+    goto done;
+nomem:
+    ns_cotenants_free (out);
+    ns_error_set (err, ENOMEM, "out of memory");
+done:
+    if (nodes)
+        for (int i = 0; i < nnodes; i++)
+            free (nodes[i].job);
+    if (lists)
+        for (int i = 0; i < n; i++)
+            free (lists[i]);
+    free (nodes);
+    free (lists);
+    free (counts);
+    free (starts);
+    free (ends);
+    free (found);
+    return rc;
+}
+
+void ns_cotenants_format (const ns_cotenants_t *ct, int i,
+                          const ns_progtab_t *progs, const char *sep,
+                          char *buf, size_t size)
+{
+    size_t len = 0;
+    if (size == 0)
+        return;
+    buf[0] = '\0';
+    for (int k = ct->first[i]; k < ct->first[i + 1]; k++) {
+        int p = ct->prog[k];
+        const char *name = p >= 0 && progs ? ns_progtab_name (progs, p) : NULL;
+        int w = snprintf (buf + len, size - len, "%s%s",
+                          k > ct->first[i] ? sep : "", name ? name : "?");
+        if (w < 0 || (size_t)w >= size - len)
+            return;
+        len += (size_t)w;
+    }
+}
+
+int ns_cotenants_equal (const ns_cotenants_t *ca, int a,
+                        const ns_cotenants_t *cb, int b)
+{
+    int na = ca->first[a + 1] - ca->first[a];
+    int nb = cb->first[b + 1] - cb->first[b];
+    if (na != nb)
+        return 0;
+    return na == 0 || memcmp (ca->prog + ca->first[a], cb->prog + cb->first[b],
+                              sizeof (int) * na) == 0;
+}
+
+/* ---- host lists ---- */
+
+static int is_digit (char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* A decimal node number at *p (advanced past it): 1 .. INT_MAX / 2. */
+static int node_number (const char **p, long *v)
+{
+    const char *s = *p;
+    long x = 0;
+    if (!is_digit (*s))
+        return -1;
+    for (; is_digit (*s); s++) {
+        x = x * 10 + (*s - '0');
+        if (x > INT_MAX / 2)
+            return -1;
+    }
+    *p = s;
+    *v = x;
+    return 0;
+}
+
+static int add_node (int *nodes, int max, int *n, long number,
+                     const char *list, ns_error_t *err)
+{
+    if (number < 1)
+        return ns_error_set (err, EINVAL, "host list '%s': node number 0: "
+                             "expected names numbered from 1 (ns1, ns2, ...)",
+                             list);
+    if (*n >= max)
+        return ns_error_set (err, EINVAL, "host list '%s': more than %d "
+                             "nodes", list, max);
+    nodes[(*n)++] = (int)(number - 1);
+    return 0;
+}
+
+int ns_nodelist_parse (const char *list, int *nodes, int max, ns_error_t *err)
+{
+    const char *p = list;
+    int n = 0;
+
+    if (!*p)
+        return ns_error_set (err, EINVAL, "host list is empty");
+    while (*p) {
+        /* prefix: letters, '-', '_', '.'; digits at the end are the
+         * number, unless a '[' follows */
+        const char *name = p;
+        while (*p && *p != ',' && *p != '[')
+            p++;
+        if (*p == '[') {
+            if (p == name)
+                return ns_error_set (err, EINVAL, "host list '%s': expected "
+                                     "a name before '['", list);
+            p++;
+            for (;;) {
+                long a, b;
+                if (node_number (&p, &a) < 0)
+                    return ns_error_set (err, EINVAL, "host list '%s': "
+                                         "expected a number in [...]", list);
+                b = a;
+                if (*p == '-') {
+                    p++;
+                    if (node_number (&p, &b) < 0 || b < a)
+                        return ns_error_set (err, EINVAL, "host list '%s': "
+                                             "expected a range A-B with "
+                                             "A <= B in [...]", list);
+                }
+                if (b - a >= max)
+                    return ns_error_set (err, EINVAL, "host list '%s': more "
+                                         "than %d nodes", list, max);
+                for (long x = a; x <= b; x++)
+                    if (add_node (nodes, max, &n, x, list, err) < 0)
+                        return -1;
+                if (*p == ',') {
+                    p++;
+                    continue;
+                }
+                if (*p == ']') {
+                    p++;
+                    break;
+                }
+                return ns_error_set (err, EINVAL, "host list '%s': expected "
+                                     "',' or ']' in [...]", list);
+            }
+            if (*p && *p != ',')
+                return ns_error_set (err, EINVAL, "host list '%s': expected "
+                                     "',' after ']'", list);
+        }
+        else {
+            const char *d = p;
+            long x;
+            while (d > name && is_digit (d[-1]))
+                d--;
+            if (d == p || d == name)
+                return ns_error_set (err, EINVAL, "host list '%s': node "
+                                     "name '%.*s' is not a prefix and a "
+                                     "number (ns1, node12)", list,
+                                     (int)(p - name), name);
+            if (node_number (&d, &x) < 0)
+                return ns_error_set (err, EINVAL, "host list '%s': node "
+                                     "number too large", list);
+            if (add_node (nodes, max, &n, x, list, err) < 0)
+                return -1;
+        }
+        if (*p == ',') {
+            p++;
+            if (!*p)
+                return ns_error_set (err, EINVAL, "host list '%s': "
+                                     "expected a name after ','", list);
+        }
+    }
+    qsort (nodes, n, sizeof (int), int_cmp);
+    int u = 0;
+    for (int i = 0; i < n; i++)
+        if (u == 0 || nodes[u - 1] != nodes[i])
+            nodes[u++] = nodes[i];
+    return u;
+}
+
+/* ---- shapes ---- */
+
+static int cores_desc (const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x < y) - (x > y);
+}
+
+void ns_shape_format (const ns_share_t *shares, int n, char *buf,
+                      size_t size)
+{
+    if (size == 0)
+        return;
+    if (n <= 0 || !shares) {
+        snprintf (buf, size, "-");
+        return;
+    }
+    int even = 1;
+    for (int i = 1; i < n; i++)
+        even &= shares[i].cores == shares[0].cores;
+    if (even) {
+        snprintf (buf, size, "%dx%d", n, shares[0].cores);
+        return;
+    }
+    int *c = malloc (sizeof (int) * n);
+    if (!c) {
+        snprintf (buf, size, "%d nodes", n);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        c[i] = shares[i].cores;
+    qsort (c, n, sizeof (int), cores_desc);
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        int w = snprintf (buf + len, size - len, "%s%d", i ? "+" : "", c[i]);
+        if (w < 0 || (size_t)w >= size - len)
+            break;
+        len += (size_t)w;
+    }
+    free (c);
+}
+
+/* ---- the engine's schedule ---- */
+
+int ns_sim_cotenants (const ns_sim_t *sim, ns_cotenants_t *out,
+                      ns_error_t *err)
+{
+    int n = ns_sim_njobs (sim);
+    ns_placed_t *p = malloc (sizeof (*p) * ((size_t)n + 1));
+    if (!p)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    for (int i = 0; i < n; i++) {
+        const ns_simresult_t *r = ns_sim_result (sim, i);
+        int started = r->state == NS_SJ_RUNNING || r->state == NS_SJ_DONE;
+        p[i] = (ns_placed_t){
+            .start = started ? r->start : -1,
+            .end = r->state == NS_SJ_DONE ? r->end : 1e300,
+            .program = ns_sim_job (sim, i)->program,
+        };
+        p[i].shares = ns_sim_job_shares (sim, i, &p[i].nshares);
+    }
+    int rc = ns_cotenants_compute (p, n, ns_cluster_nnodes (ns_sim_cluster (sim)),
+                                   out, err);
+    free (p);
+    return rc;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* compare.h - placement parity: where jobs ran and next to whom
+ *
+ * Pieces of `nodeshare-sim --compare-placements` (and of the node and
+ * co-tenant columns of --csv), kept free of I/O so that unit tests reach
+ * them:
+ *
+ *  - Slurm host lists ("ns[1-2,4],ns7") to node indices: a node name is a
+ *    prefix and a number N counted from 1 (the test cluster's ns1..nsN,
+ *    or node1..), its index is N - 1.
+ *  - Co-tenants at start: for every job that ran, the distinct programs
+ *    of the other jobs on one of its nodes just after it started (a job
+ *    k is one when start_k <= start_j < end_k and they share a node).  A
+ *    job ending at t has left before one starting at t, as in the engine
+ *    and in Slurm.  The same function serves the simulated schedule and
+ *    the real one read back from sacct, so both sides are judged alike.
+ *  - Shapes: "1x24", "2x12", or per node "20+4" when uneven.
+ */
+#ifndef NODESHARE_COMPARE_H
+#define NODESHARE_COMPARE_H
+
+#include <stddef.h>
+
+#include "cluster.h"
+#include "engine.h"
+#include "nserror.h"
+#include "progtab.h"
+
+/* One job of a schedule: when and where it ran. */
+typedef struct {
+    double start, end;        /* start < 0: never ran (no co-tenants) */
+    int program;              /* progtab id, or NS_PROGRAM_UNKNOWN */
+    int nshares;
+    const ns_share_t *shares; /* node and cores on it */
+} ns_placed_t;
+
+/* Co-tenant programs of every job: job i's are prog[first[i]] ..
+ * prog[first[i + 1] - 1], sorted ascending, without duplicates
+ * (NS_PROGRAM_UNKNOWN sorts first when present). */
+typedef struct {
+    int n;
+    int *first;     /* n + 1 offsets */
+    int *prog;
+} ns_cotenants_t;
+
+/* Compute co-tenants at start for jobs[0..n) on a machine of nnodes
+ * nodes.  0, or -1 with err set (ENOMEM; EINVAL for a node index outside
+ * 0..nnodes-1). */
+int ns_cotenants_compute (const ns_placed_t *jobs, int n, int nnodes,
+                          ns_cotenants_t *out, ns_error_t *err);
+void ns_cotenants_free (ns_cotenants_t *ct);
+
+/* Job i's co-tenant programs as names joined by sep ("ABQ;LAM"), "?" for
+ * an unknown program; "" when it had none.  Cut to fit size. */
+void ns_cotenants_format (const ns_cotenants_t *ct, int i,
+                          const ns_progtab_t *progs, const char *sep,
+                          char *buf, size_t size);
+
+/* 1 when jobs a (of ca) and b (of cb) had the same co-tenant programs. */
+int ns_cotenants_equal (const ns_cotenants_t *ca, int a,
+                        const ns_cotenants_t *cb, int b);
+
+/* Parse a Slurm host list into node indices (number - 1), sorted
+ * ascending, duplicates removed.  Returns the count (<= max), or -1 with
+ * err set: "host list 'X': expected ..." for malformed text, a name
+ * without a number, node number 0, or more than max nodes. */
+int ns_nodelist_parse (const char *s, int *nodes, int max, ns_error_t *err);
+
+/* "2x12" for an even shape of 2 nodes with 12 cores each, "20+4" for an
+ * uneven one (largest first), "-" for none. */
+void ns_shape_format (const ns_share_t *shares, int n, char *buf,
+                      size_t size);
+
+/* Co-tenants at start of every job of a run (by job index); jobs still
+ * running count as running for ever. */
+int ns_sim_cotenants (const ns_sim_t *sim, ns_cotenants_t *out,
+                      ns_error_t *err);
+
+#endif /* !NODESHARE_COMPARE_H */

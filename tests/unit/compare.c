@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* compare.t - host lists, co-tenants at start, shapes (sim/compare.c) */
+#include <stdio.h>
+#include <string.h>
+
+#include "compare.h"
+#include "tap.h"
+
+/* The host list as "i,j,k" (indices), or the error text. */
+static const char *parse (const char *s)
+{
+    static char out[512];
+    int nodes[16];
+    ns_error_t err;
+    int n = ns_nodelist_parse (s, nodes, 16, &err);
+    if (n < 0) {
+        snprintf (out, sizeof (out), "%s", err.text);
+        return out;
+    }
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n; i++)
+        len += snprintf (out + len, sizeof (out) - len, "%s%d", i ? "," : "",
+                         nodes[i]);
+    return out;
+}
+
+static void hostlists (void)
+{
+    is_str (parse ("ns1"), "0", "ns1 is node 0");
+    is_str (parse ("ns[1-2]"), "0,1", "ns[1-2]");
+    is_str (parse ("ns[3-4,1]"), "0,2,3", "ns[3-4,1] sorted");
+    is_str (parse ("ns[1-2],ns7"), "0,1,6", "ns[1-2],ns7");
+    is_str (parse ("ns2,ns2"), "1", "duplicates removed");
+    is_str (parse ("node-a12"), "11", "a prefix with '-'");
+    is_str (parse ("ns[01-03]"), "0,1,2", "zero-padded numbers");
+    is_str (parse ("ns[2-1]"), "host list 'ns[2-1]': expected a range A-B "
+            "with A <= B in [...]", "a reversed range");
+    is_str (parse ("ns0"), "host list 'ns0': node number 0: expected names "
+            "numbered from 1 (ns1, ns2, ...)", "node number 0");
+    is_str (parse ("login"), "host list 'login': node name 'login' is not a "
+            "prefix and a number (ns1, node12)", "a name without number");
+    is_str (parse ("ns[1-2"), "host list 'ns[1-2': expected ',' or ']' in "
+            "[...]", "an open bracket");
+    is_str (parse ("ns[1-20]"), "host list 'ns[1-20]': more than 16 nodes",
+            "more nodes than room");
+    is_str (parse ("ns1,"), "host list 'ns1,': expected a name after ','",
+            "a trailing comma");
+    is_str (parse (""), "host list is empty", "empty");
+}
+
+static const char *cot (const ns_cotenants_t *ct, int i)
+{
+    static char buf[256];
+    ns_cotenants_format (ct, i, NULL, "+", buf, sizeof (buf));
+    return buf;
+}
+
+/* programs as numbers: formatted with progs NULL they print "?" each, so
+ * count them and compare the ids directly */
+static void cotenants (void)
+{
+    ns_share_t a[] = { { 0, 12 }, { 1, 12 } };     /* nodes 0+1 */
+    ns_share_t b[] = { { 2, 12 }, { 3, 12 } };     /* nodes 2+3 */
+    ns_share_t c[] = { { 1, 4 } };                 /* node 1 */
+    ns_share_t d[] = { { 3, 2 } };                 /* node 3 */
+    ns_placed_t jobs[] = {
+        { .start = 0, .end = 100, .program = 0, .nshares = 2, .shares = a },
+        { .start = 10, .end = 50, .program = 1, .nshares = 2, .shares = b },
+        { .start = 20, .end = 80, .program = 2, .nshares = 2, .shares = a },
+        { .start = 50, .end = 60, .program = 0, .nshares = 1, .shares = d },
+        { .start = 50, .end = 90, .program = 2, .nshares = 1, .shares = c },
+        { .start = -1, .end = -1, .program = 1, .nshares = 0, .shares = NULL },
+        { .start = 100, .end = 100, .program = 1, .nshares = 1, .shares = c },
+        { .start = 95, .end = 99, .program = 2, .nshares = 1, .shares = c },
+    };
+    int n = sizeof (jobs) / sizeof (jobs[0]);
+    ns_cotenants_t ct;
+    ns_error_t err;
+    if (!ok (ns_cotenants_compute (jobs, n, 4, &ct, &err) == 0,
+             "co-tenants computed"))
+        return;
+#define COUNT(i) (ct.first[(i) + 1] - ct.first[i])
+#define PROG(i, k) (ct.prog[ct.first[i] + (k)])
+    is_int (COUNT (0), 0, "job 0 starts alone");
+    is_int (COUNT (1), 0, "job 1 starts alone on 2+3");
+    ok (COUNT (2) == 1 && PROG (2, 0) == 0, "job 2 joins program 0 on 0+1");
+    /* job 1 ends at 50 as job 3 starts on node 3: it has left */
+    is_int (COUNT (3), 0, "job 3 starts on node 3 as job 1 ends there: alone");
+    ok (COUNT (4) == 2 && PROG (4, 0) == 0 && PROG (4, 1) == 2,
+        "job 4 on node 1: programs 0 and 2 (sorted, each once)");
+    is_int (COUNT (5), 0, "a job that never ran has none");
+    /* at 95 on node 1: job 0 (0-100) */
+    ok (COUNT (7) == 1 && PROG (7, 0) == 0, "job 7 at 95 next to job 0");
+    /* at 100: job 0 ended at 100, job 7 at 99 */
+    is_int (COUNT (6), 0, "job 6 starts at 100 when job 0 ends: alone");
+    is_str (cot (&ct, 4), "?+?", "format without a program table");
+    is_str (cot (&ct, 0), "", "format of none");
+    ok (ns_cotenants_equal (&ct, 2, &ct, 7), "equal: jobs 2 and 7 (program 0)");
+    ok (!ns_cotenants_equal (&ct, 2, &ct, 4), "not equal: jobs 2 and 4");
+    ok (ns_cotenants_equal (&ct, 0, &ct, 1), "equal: none and none");
+    ns_cotenants_free (&ct);
+
+    ns_share_t bad[] = { { 4, 1 } };
+    ns_placed_t outside[] = {
+        { .start = 0, .end = 1, .program = 0, .nshares = 1, .shares = bad },
+    };
+    ok (ns_cotenants_compute (outside, 1, 4, &ct, &err) < 0
+        && strstr (err.text, "node index 4, outside the 4 nodes"),
+        "a node outside the machine is an error: %s", err.text);
+}
+
+static void shapes (void)
+{
+    char buf[64];
+    ns_share_t even[] = { { 0, 12 }, { 3, 12 } };
+    ns_share_t uneven[] = { { 0, 4 }, { 1, 20 } };
+    ns_shape_format (even, 2, buf, sizeof (buf));
+    is_str (buf, "2x12", "even shape");
+    ns_shape_format (uneven, 2, buf, sizeof (buf));
+    is_str (buf, "20+4", "uneven shape, largest first");
+    ns_shape_format (NULL, 0, buf, sizeof (buf));
+    is_str (buf, "-", "no shape");
+}
+
+int main (void)
+{
+    plan_no_plan ();
+    hostlists ();
+    cotenants ();
+    shapes ();
+    return done_testing ();
+}
