@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "hostlist.h"
 
 /* ---- co-tenants at start ---- */
 
@@ -233,120 +234,54 @@ int ns_cotenants_equal (const ns_cotenants_t *ca, int a,
 
 /* ---- host lists ---- */
 
-static int is_digit (char c)
-{
-    return c >= '0' && c <= '9';
-}
+struct nl_ctx {
+    const char *list;
+    int *nodes, max, n;
+    ns_error_t *err;
+};
 
-/* A decimal node number at *p (advanced past it): 1 .. INT_MAX / 2. */
-static int node_number (const char **p, long *v)
+/* A name of the list: its trailing number is the node (nsK -> K - 1). */
+static int nl_name (const char *name, void *arg)
 {
-    const char *s = *p;
-    long x = 0;
-    if (!is_digit (*s))
-        return -1;
-    for (; is_digit (*s); s++) {
-        x = x * 10 + (*s - '0');
-        if (x > INT_MAX / 2)
-            return -1;
+    struct nl_ctx *x = arg;
+    const char *d = name + strlen (name);
+    long v = 0, scale = 1;
+    while (d > name && d[-1] >= '0' && d[-1] <= '9')
+        d--;
+    if (d == name + strlen (name) || d == name)
+        return ns_error_set (x->err, EINVAL, "host list '%s': node name "
+                             "'%s' is not a prefix and a number (ns1, "
+                             "node12)", x->list, name);
+    for (const char *e = name + strlen (name); e > d; e--, scale *= 10) {
+        if (scale > INT_MAX / 10 && e - 1 > d)
+            return ns_error_set (x->err, EINVAL, "host list '%s': node "
+                                 "number too large", x->list);
+        v += (e[-1] - '0') * scale;
+        if (v > INT_MAX / 2)
+            return ns_error_set (x->err, EINVAL, "host list '%s': node "
+                                 "number too large", x->list);
     }
-    *p = s;
-    *v = x;
-    return 0;
-}
-
-static int add_node (int *nodes, int max, int *n, long number,
-                     const char *list, ns_error_t *err)
-{
-    if (number < 1)
-        return ns_error_set (err, EINVAL, "host list '%s': node number 0: "
-                             "expected names numbered from 1 (ns1, ns2, ...)",
-                             list);
-    if (*n >= max)
-        return ns_error_set (err, EINVAL, "host list '%s': more than %d "
-                             "nodes", list, max);
-    nodes[(*n)++] = (int)(number - 1);
+    if (v < 1)
+        return ns_error_set (x->err, EINVAL, "host list '%s': node number "
+                             "0: expected names numbered from 1 (ns1, ns2, "
+                             "...)", x->list);
+    if (x->n >= x->max)
+        return ns_error_set (x->err, EINVAL, "host list '%s': more than %d "
+                             "nodes", x->list, x->max);
+    x->nodes[x->n++] = (int)(v - 1);
     return 0;
 }
 
 int ns_nodelist_parse (const char *list, int *nodes, int max, ns_error_t *err)
 {
-    const char *p = list;
-    int n = 0;
-
-    if (!*p)
-        return ns_error_set (err, EINVAL, "host list is empty");
-    while (*p) {
-        /* prefix: letters, '-', '_', '.'; digits at the end are the
-         * number, unless a '[' follows */
-        const char *name = p;
-        while (*p && *p != ',' && *p != '[')
-            p++;
-        if (*p == '[') {
-            if (p == name)
-                return ns_error_set (err, EINVAL, "host list '%s': expected "
-                                     "a name before '['", list);
-            p++;
-            for (;;) {
-                long a, b;
-                if (node_number (&p, &a) < 0)
-                    return ns_error_set (err, EINVAL, "host list '%s': "
-                                         "expected a number in [...]", list);
-                b = a;
-                if (*p == '-') {
-                    p++;
-                    if (node_number (&p, &b) < 0 || b < a)
-                        return ns_error_set (err, EINVAL, "host list '%s': "
-                                             "expected a range A-B with "
-                                             "A <= B in [...]", list);
-                }
-                if (b - a >= max)
-                    return ns_error_set (err, EINVAL, "host list '%s': more "
-                                         "than %d nodes", list, max);
-                for (long x = a; x <= b; x++)
-                    if (add_node (nodes, max, &n, x, list, err) < 0)
-                        return -1;
-                if (*p == ',') {
-                    p++;
-                    continue;
-                }
-                if (*p == ']') {
-                    p++;
-                    break;
-                }
-                return ns_error_set (err, EINVAL, "host list '%s': expected "
-                                     "',' or ']' in [...]", list);
-            }
-            if (*p && *p != ',')
-                return ns_error_set (err, EINVAL, "host list '%s': expected "
-                                     "',' after ']'", list);
-        }
-        else {
-            const char *d = p;
-            long x;
-            while (d > name && is_digit (d[-1]))
-                d--;
-            if (d == p || d == name)
-                return ns_error_set (err, EINVAL, "host list '%s': node "
-                                     "name '%.*s' is not a prefix and a "
-                                     "number (ns1, node12)", list,
-                                     (int)(p - name), name);
-            if (node_number (&d, &x) < 0)
-                return ns_error_set (err, EINVAL, "host list '%s': node "
-                                     "number too large", list);
-            if (add_node (nodes, max, &n, x, list, err) < 0)
-                return -1;
-        }
-        if (*p == ',') {
-            p++;
-            if (!*p)
-                return ns_error_set (err, EINVAL, "host list '%s': "
-                                     "expected a name after ','", list);
-        }
-    }
-    qsort (nodes, n, sizeof (int), int_cmp);
+    struct nl_ctx x = { .list = list, .nodes = nodes, .max = max, .err = err };
+    /* model/hostlist.c expands; more names than max stop it there */
+    int rc = ns_hostlist_expand (list, max + 1, nl_name, &x, err);
+    if (rc != 0)
+        return -1;
+    qsort (nodes, x.n, sizeof (int), int_cmp);
     int u = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < x.n; i++)
         if (u == 0 || nodes[u - 1] != nodes[i])
             nodes[u++] = nodes[i];
     return u;

@@ -504,7 +504,7 @@ expect "--compare-placements on a dump without NodeList" 1 \
     -C 24 --compare-placements "$tmp/nonodes.sacct"
 sed 's/ns\[3-4\]/ns[4-3]/' "$tmp/parity.sacct" >"$tmp/badlist.sacct"
 expect "--compare-placements: a bad host list names line and field" 1 \
-    "badlist.sacct: line 3: field NodeList: host list 'ns[4-3]': expected a range A-B with A <= B in [...]" \
+    "badlist.sacct: line 3: field NodeList: host list 'ns[4-3]': expected a number >= 4 at 6" \
     -C 24 --compare-placements "$tmp/badlist.sacct"
 expect "--compare-placements: a node beyond --nodes" 1 \
     "line 3: field NodeList: 'ns[3-4]' names node ns4, but --nodes is 3" \

@@ -34,19 +34,20 @@ static void hostlists (void)
     is_str (parse ("ns2,ns2"), "1", "duplicates removed");
     is_str (parse ("node-a12"), "11", "a prefix with '-'");
     is_str (parse ("ns[01-03]"), "0,1,2", "zero-padded numbers");
-    is_str (parse ("ns[2-1]"), "host list 'ns[2-1]': expected a range A-B "
-            "with A <= B in [...]", "a reversed range");
+    is_str (parse ("ns[2-1]"), "host list 'ns[2-1]': expected a number >= 2 "
+            "at 6", "a reversed range");
     is_str (parse ("ns0"), "host list 'ns0': node number 0: expected names "
             "numbered from 1 (ns1, ns2, ...)", "node number 0");
     is_str (parse ("login"), "host list 'login': node name 'login' is not a "
             "prefix and a number (ns1, node12)", "a name without number");
-    is_str (parse ("ns[1-2"), "host list 'ns[1-2': expected ',' or ']' in "
-            "[...]", "an open bracket");
+    is_str (parse ("ns[1-2"), "host list 'ns[1-2': unbalanced '[' before 7",
+            "an open bracket");
     is_str (parse ("ns[1-20]"), "host list 'ns[1-20]': more than 16 nodes",
             "more nodes than room");
-    is_str (parse ("ns1,"), "host list 'ns1,': expected a name after ','",
+    is_str (parse ("ns1,"), "host list 'ns1,': empty name",
             "a trailing comma");
-    is_str (parse (""), "host list is empty", "empty");
+    is_str (parse (""), "empty host list", "empty");
+    is_str (parse ("ns[1-2],ns[2-3]"), "0,1,2", "overlapping ranges");
 }
 
 static const char *cot (const ns_cotenants_t *ct, int i)
