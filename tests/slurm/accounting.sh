@@ -29,6 +29,7 @@ ns_accounting_can_run >/dev/null || tap_skip_all "$(ns_accounting_can_run)"
 plugin=$top_builddir/select/.libs/select_cons_tres_nodeshare.so
 mkdir_tool=$top_builddir/cmd/nodeshare-plugindir
 sim=$top_builddir/nodeshare-sim
+learn=$top_builddir/nodeshare-learn
 [ -f "$plugin" ] ||
     tap_skip_all "select plugin not built (configure --with-slurm-source=DIR|auto)"
 [ -x "$mkdir_tool" ] || tap_skip_all "$mkdir_tool not built"
@@ -254,6 +255,25 @@ EOF
     awk -v a="$agree" -v m="${NS_PARITY_MIN:-0.95}" 'BEGIN { exit !(a != "" && a + 0 >= m + 0) }'
     tap_ok $? "  placement_agreement $agree >= ${NS_PARITY_MIN:-0.95}" ||
         sed 's/^/#   /' "$scratch/parity.out"
+    # The learner on real sacct output: every line parses, every job is an
+    # observation, and sleep jobs show no interference: whatever it learns
+    # is 1.00 within noise (runs of one program differ in length here, so
+    # most figures stay unlearned: neutral).
+    "$learn" -C 24 -c "$scratch/nodeshare.json" --min-observations 3 \
+        --table "$f" >"$scratch/learn.out" 2>"$scratch/learn.err"
+    tap_ok $? "  nodeshare-learn reads the real dump" ||
+        sed 's/^/#   /' "$scratch/learn.err"
+    grep -qF "$n jobs read, $n observed (COMPLETED), 0 co-tenants only" \
+        "$scratch/learn.err"
+    tap_ok $? "  nodeshare-learn: $n jobs read, $n observed" ||
+        sed 's/^/#   /' "$scratch/learn.err"
+    ! grep -qE "jobs left out|lines skipped" "$scratch/learn.err"
+    tap_ok $? "  nodeshare-learn: no line or job left out" ||
+        sed 's/^/#   /' "$scratch/learn.err"
+    awk 'NR > 1 && $2 != "runtime" && ($3 < 0.9 || $3 > 1.1) { bad = bad " " $1 ":" $2 "=" $3 }
+         END { if (bad) { print bad; exit 1 } }' "$scratch/learn.out"
+    tap_ok $? "  learned figures of sleep jobs are 1.00 within 0.1 ($(awk 'NR > 1 && $2 != "runtime"' "$scratch/learn.out" | wc -l | tr -d ' ') learned)" ||
+        sed 's/^/#   /' "$scratch/learn.out"
 }
 
 for s in ${NS_ACCT_SCENARIOS:-accounting parity}; do
