@@ -24,7 +24,9 @@
 
 #define EPS 1e-7
 
-enum { EV_END = 0, EV_SUBMIT = 1 };
+/* At one instant: ends, then time limits (a job whose work ends exactly
+ * at its limit is not killed), then submits. */
+enum { EV_END = 0, EV_LIMIT = 1, EV_SUBMIT = 2 };
 
 struct ev {
     double t;
@@ -51,6 +53,7 @@ struct sj {
     int nshares;
     ns_share_t *shares;
     int64_t cores;          /* sum of its shares while running */
+    int64_t held;           /* cores held for it (whole closed nodes) */
     int neutral;            /* ns_interf_neutral (): rate always 1 */
     int shape_known;        /* shape_w, shape_s hold ns_place_shape () */
     int shape_w, shape_s;
@@ -85,6 +88,10 @@ struct ns_sim {
     int stamp;          /* dedupe marker for co-tenant updates */
     int *hmark;         /* node -> reservation id that marked it */
     int resv_id;
+    unsigned char *avoid;   /* per node: empty now (the reservation takes
+                               these last) */
+    unsigned char *outside; /* per node: not in the head's reservation */
+    int64_t held;           /* cores held for running jobs */
     uint64_t cluster_version;   /* bumped by every start and end */
     int *rlog;                  /* every node released by an end, in order */
     int64_t nrlog, rlogcap;
@@ -196,7 +203,9 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
     s->pl = ns_placement_create (conf->nnodes);
     s->pl_resv = ns_placement_create (conf->nnodes);
     s->hmark = calloc (conf->nnodes, sizeof (int));
-    if (!s->pl || !s->pl_resv || !s->hmark) {
+    s->avoid = calloc (conf->nnodes, 1);
+    s->outside = calloc (conf->nnodes, 1);
+    if (!s->pl || !s->pl_resv || !s->hmark || !s->avoid || !s->outside) {
         ns_error_set (err, ENOMEM, "out of memory");
         goto fail;
     }
@@ -236,6 +245,8 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->byest_end);
     free (s->rlog);
     free (s->hmark);
+    free (s->avoid);
+    free (s->outside);
     ns_placement_destroy (s->pl);
     ns_placement_destroy (s->pl_resv);
     ns_cluster_destroy (s->c);
@@ -462,8 +473,14 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     jb->nshares = pl->n;
     jb->flags = pl->flags;
     jb->cores = 0;
-    for (int i = 0; i < pl->n; i++)
+    jb->held = 0;
+    for (int i = 0; i < pl->n; i++) {
         jb->cores += pl->shares[i].cores;
+        jb->held += pl->flags & NS_JOB_CLOSES_NODES
+                        ? ns_node_cores (s->c, pl->shares[i].node)
+                        : pl->shares[i].cores;
+    }
+    s->held += jb->held;
     for (int i = 0; i < pl->n; i++) {
         int nt = ns_node_ngoverned (s->c, pl->shares[i].node);
         if (nt > s->stats.max_cotenants)
@@ -483,6 +500,10 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     if (byest_insert (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    /* Pushed after the end event: at the same instant the end wins. */
+    if (s->conf.overrun == NS_OVERRUN_KILL && jb->in.req_time > 0
+        && heap_push (s, s->now + jb->in.req_time, EV_LIMIT, j, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     return 0;
 }
@@ -510,6 +531,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     if (ns_cluster_remove_job (s->c, (uint64_t)j, err) < 0)
         return -1;
     byest_remove (s, j);
+    s->held -= jb->held;
     jb->out.state = NS_SJ_DONE;
     jb->out.end = s->now;
     if (jb->in.req_time > 0 && s->now - jb->out.start > jb->in.req_time + EPS)
@@ -629,8 +651,12 @@ enum {
 
 /* Decide for job j into s->pl: a D_* value.
  * Within one cluster state a failed decision is not repeated: neither for
- * the same job nor for another job the policy cannot tell apart. */
-static int decide (ns_sim_t *s, int j, ns_error_t *err)
+ * the same job nor for another job the policy cannot tell apart.
+ * allowed (may be NULL) restricts the nodes: the caches of failed
+ * decisions then still reject (fewer nodes cannot help), but a failure is
+ * not recorded (it says nothing of the unrestricted decision). */
+static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
+                   ns_error_t *err)
 {
     ns_request_t r;
     struct sj *jb = &s->jobs[j];
@@ -649,6 +675,7 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
     fill_request (s, j, &r);
     if (f && (still_fails (s, jb, &r) || dominated (s, jb, &r)))
         return D_WAIT;
+    r.allowed = allowed;
     if (ns_place (s->c, &s->conf.policy, s->conf.model, s->conf.progs, &r,
                   s->pl, err) < 0)
         return D_ERROR;
@@ -656,7 +683,7 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
         return D_PLACED;
     if (s->pl->verdict == NS_NEVER)
         return D_NEVER;
-    if (f) {
+    if (f && !allowed) {
         f->version = s->release_version;
         /* Packing fails for want of cores, not of admissible nodes: the
          * release log cannot tell more than the free-core count does. */
@@ -687,7 +714,11 @@ static void drop_never (ns_sim_t *s, int j)
 
 /* Reservation of the queue head (see the file comment): the earliest
  * estimated end after which the policy places it, releasing running jobs
- * in order of estimated end (ns_place_after), and the nodes it gets. */
+ * in order of estimated end (ns_place_after), and the nodes it gets.
+ * Those nodes are taken among the ones busy now first (the nodes free now
+ * are avoided), so the free nodes stay available to backfill: on
+ * identical exclusive nodes the free nodes outside the reservation are
+ * then exactly min(free, extra) of textbook EASY (design.md section 5). */
 static int reserve (ns_sim_t *s, int head, ns_error_t *err)
 {
     if (s->resv_head == head && s->resv_version == s->cluster_version)
@@ -696,8 +727,15 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     s->resv_version = s->cluster_version;
     s->resv_id++;
     s->shadow = INFINITY;
+    int nn = s->conf.nnodes;
+    memset (s->avoid, 0, nn);
+    for (int n = ns_cluster_next_empty (s->c, 0); n >= 0;
+         n = ns_cluster_next_empty (s->c, n + 1))
+        s->avoid[n] = 1;
+    memset (s->outside, 1, nn);
     ns_request_t req;
     fill_request (s, head, &req);
+    req.avoid = s->avoid;
     int k = ns_place_after (s->c, &s->conf.policy, s->conf.model,
                             s->conf.progs, &req, s->byest, s->byest_end,
                             s->nbyest, s->pl, err);
@@ -706,8 +744,10 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     if (k > 0) {
         double end = s->byest_end[k - 1];
         s->shadow = end > s->now ? end : s->now;
-        for (int i = 0; i < s->pl->n; i++)
+        for (int i = 0; i < s->pl->n; i++) {
             s->hmark[s->pl->shares[i].node] = s->resv_id;
+            s->outside[s->pl->shares[i].node] = 0;
+        }
     }
     return 0;
 }
@@ -732,7 +772,10 @@ static int ensure_reserved (ns_sim_t *s, int head, ns_error_t *err)
 
 /* A cheap lower bound of the head's reservation: the estimated end at
  * which enough cores in total are free.  The policy may need more (its
- * shape wants particular nodes), never less. */
+ * shape wants particular nodes), never less.  It stays a lower bound
+ * after backfill starts: a job ending by it gives its cores back by then,
+ * and a later one keeps off the reserved nodes, so the shadow time does
+ * not move. */
 static double shadow_bound (const ns_sim_t *s, int head)
 {
     int64_t free = free_cores (s), need = s->jobs[head].in.ntasks;
@@ -747,10 +790,31 @@ static double shadow_bound (const ns_sim_t *s, int head)
     return INFINITY;
 }
 
+/* Start the candidate at queue position pos with the placement in s->pl. */
+static int backfill_start (ns_sim_t *s, int j, int pos, ns_error_t *err)
+{
+    if (start_job (s, j, s->pl, err) < 0)
+        return -1;
+    queue_remove (s, pos);
+    return 0;
+}
+
+/* One backfill pass behind a head that cannot start (textbook EASY):
+ * every candidate in queue order that fits the free nodes now starts if
+ * it is estimated to end by the shadow time (anywhere), or else if it
+ * fits the free nodes outside the head's reservation (it is steered
+ * there).  A candidate ending by the shadow time gives its nodes back
+ * before the head needs them, but the reservation is then recomputed
+ * (it prefers nodes busy now, which the candidate's nodes now are) and
+ * may have moved: the candidates refused for the reserved nodes before
+ * it are examined again, up to where the scan reached.  A start never
+ * makes a refused decision possible otherwise (it only takes cores and
+ * adds tenants), and on identical exclusive nodes not even then (the
+ * free and extra counts only fall), so the scan equals the textbook one.
+ */
 static int backfill (ns_sim_t *s, ns_error_t *err)
 {
     int head = s->queue[s->qstart];
-    int reserved = 0;
     double bound = -1;      /* shadow_bound (), computed on first need */
     int examined = 0;
     int pos = s->qstart + 1;
@@ -765,67 +829,95 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
         examined = s->bf_examined;
     }
     uint64_t version = s->cluster_version;
-    for (; pos < s->qend && examined < s->conf.bf_depth && free_cores (s) > 0;
-         pos++, examined++) {
-        int j = s->queue[pos];
-        if (s->jobs[j].in.ntasks > free_cores (s)
-            && s->jobs[j].in.ntasks <= ns_cluster_total_cores (s->c))
-            continue;       /* no policy places it now (decide () too) */
-        double end = s->now + est_runtime (&s->jobs[j]);
-        struct failkey *f = s->cacheable ? fail_slot (s, j) : NULL;
-        /* Same policy-visible request, same state: same nodes, which
-         * touched the reservation; only a short enough job may go. */
-        if (f && f->touch_version == s->cluster_version) {
-            if (!reserved && ensure_reserved (s, head, err) < 0)
+    int limit = -1;         /* rescans stop here (where the scan reached) */
+    int rescan;
+    do {
+        int refused = 0;    /* a candidate was refused for the reserved
+                               nodes in this scan */
+        rescan = 0;
+        for (; (limit < 0 ? pos < s->qend && examined < s->conf.bf_depth
+                          : pos < limit)
+               && free_cores (s) > 0;
+             pos++, examined++) {
+            int j = s->queue[pos];
+            if (s->jobs[j].in.ntasks > free_cores (s)
+                && s->jobs[j].in.ntasks <= ns_cluster_total_cores (s->c))
+                continue;   /* no policy places it now (decide () too) */
+            double end = s->now + est_runtime (&s->jobs[j]);
+            struct failkey *f = s->cacheable ? fail_slot (s, j) : NULL;
+            /* Same policy-visible request, same state: it fits only on
+             * the reserved nodes; only a short enough job may go. */
+            if (f && f->touch_version == s->cluster_version) {
+                if (ensure_reserved (s, head, err) < 0)
+                    return -1;
+                if (end > s->shadow + EPS) {
+                    refused = 1;
+                    continue;
+                }
+            }
+            int d = decide (s, j, NULL, err);
+            if (d == D_ERROR)
                 return -1;
-            reserved = 1;
-            if (end > s->shadow + EPS)
+            if (d == D_NEVER) {
+                drop_never (s, j);
+                queue_remove (s, pos);
                 continue;
-        }
-        int d = decide (s, j, err);
-        if (d == D_ERROR)
-            return -1;
-        if (d == D_NEVER) {
-            drop_never (s, j);
-            queue_remove (s, pos);
-            continue;
-        }
-        if (d == D_WAIT)
-            continue;
-        /* A job ending before even the earliest possible reservation can
-         * start without computing it.  Starting it does not change the
-         * reservation computed later in this pass: it is released before
-         * the shadow time in the estimate. */
-        if (!reserved && bound < 0)
-            bound = shadow_bound (s, head);
-        if (!reserved && end <= bound + EPS) {
-            if (start_job (s, j, s->pl, err) < 0)
+            }
+            if (d == D_WAIT)
+                continue;
+            /* A job ending by even the earliest possible reservation
+             * starts without computing it. */
+            if (bound < 0)
+                bound = shadow_bound (s, head);
+            if (end > bound + EPS) {
+                if (ensure_reserved (s, head, err) < 0)
+                    return -1;
+            }
+            if (end <= bound + EPS || end <= s->shadow + EPS) {
+                if (backfill_start (s, j, pos, err) < 0)
+                    return -1;
+                /* The reservation is recomputed when next needed (the
+                 * cluster version moved): look at the refused again. */
+                if (refused)
+                    rescan = 1;
+                continue;
+            }
+            if (touches_reservation (s, s->pl)) {
+                /* Steer it to the free nodes outside the reservation. */
+                d = decide (s, j, s->outside, err);
+                if (d == D_ERROR)
+                    return -1;
+                if (d != D_PLACED) {
+                    if (f)
+                        f->touch_version = s->cluster_version;
+                    refused = 1;
+                    continue;
+                }
+            }
+            if (backfill_start (s, j, pos, err) < 0)
                 return -1;
-            queue_remove (s, pos);
-            continue;
+            /* It keeps off the reserved nodes and ends after the shadow
+             * time: the reservation stays valid.  Keep the cache. */
+            s->resv_version = s->cluster_version;
         }
-        /* The reservation is only needed once something could start. */
-        if (!reserved && ensure_reserved (s, head, err) < 0)
-            return -1;
-        reserved = 1;
-        if (end > s->shadow + EPS && touches_reservation (s, s->pl)) {
-            if (f)
-                f->touch_version = s->cluster_version;
-            continue;
+        if (rescan) {
+            if (limit < 0) {
+                /* the first scan's end, for the next pass to resume */
+                s->bf_pos = pos;
+                s->bf_examined = examined;
+            }
+            limit = limit < 0 ? pos : limit;
+            pos = s->qstart + 1;
         }
-        if (start_job (s, j, s->pl, err) < 0)
-            return -1;
-        queue_remove (s, pos);
-        /* The reservation stays valid: the job ends before the shadow
-         * time or keeps off the reserved nodes.  Keep the cache. */
-        s->resv_version = s->cluster_version;
+    } while (rescan);
+    if (limit < 0) {
+        s->bf_pos = pos;
+        s->bf_examined = examined;
     }
     /* A start in this pass may have moved the nodes an earlier refused
      * job would get: then the next pass looks at all of them again. */
     s->bf_head = version == s->cluster_version ? head : -1;
     s->bf_version = s->cluster_version;
-    s->bf_pos = pos;
-    s->bf_examined = examined;
     return 0;
 }
 
@@ -833,7 +925,7 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
 {
     while (s->qstart < s->qend) {
         int head = s->queue[s->qstart];
-        int d = decide (s, head, err);
+        int d = decide (s, head, NULL, err);
         if (d == D_ERROR)
             return -1;
         if (d == D_WAIT)
@@ -864,6 +956,7 @@ static void account_usage (ns_sim_t *s, double t)
         return;
     int64_t used = ns_cluster_used_cores (s->c);
     s->stats.busy_core_seconds += (double)used * (t - s->now);
+    s->stats.held_core_seconds += (double)s->held * (t - s->now);
     if (s->usage_fn)
         s->usage_fn (s->now, t, used, s->usage_arg);
 }
@@ -879,17 +972,35 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
         }
         account_usage (s, t);
         s->now = t;
+        /* Only a submit, an end or a kill calls for a scheduling pass: a
+         * stale event (an end moved by a rate change, the limit of a job
+         * that ended) changes nothing, and a pass then would give EASY
+         * extra scheduling instants that no real event caused. */
+        int changed = 0;
         while (s->nheap > 0 && s->heap[0].t <= t + EPS) {
             struct ev e = heap_pop (s);
-            if (e.type == EV_SUBMIT)
+            if (e.type == EV_SUBMIT) {
                 enqueue (s, e.job);
+                changed = 1;
+            }
+            else if (e.type == EV_LIMIT) {
+                /* Still running at its requested time: killed. */
+                if (s->jobs[e.job].out.state == NS_SJ_RUNNING) {
+                    s->jobs[e.job].out.killed = 1;
+                    s->stats.killed++;
+                    if (finish_job (s, e.job, err) < 0)
+                        return -1;
+                    changed = 1;
+                }
+            }
             else if (e.version == s->jobs[e.job].version
                      && s->jobs[e.job].out.state == NS_SJ_RUNNING) {
                 if (finish_job (s, e.job, err) < 0)
                     return -1;
+                changed = 1;
             }
         }
-        if (schedule (s, err) < 0)
+        if (changed && schedule (s, err) < 0)
             return -1;
         if (s->checking) {
             s->stats.invariant_checks++;
