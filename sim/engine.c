@@ -15,6 +15,7 @@
  * same state at the reservation.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,14 @@ struct ns_sim {
 
     int *queue;         /* FCFS order, sized like jobs; live part is
                            [qstart, qend) */
+    int *qtasks;        /* ntasks of queue[i], side by side: a backfill
+                           scan of a long queue skips most jobs without
+                           touching their records */
+    int qtcap;
     int qstart, qend;
+    int closes;         /* the policy holds whole nodes (exclusive, spread):
+                           a job then needs ceil(tasks / cores) empty
+                           nodes */
 
     uint64_t *byest;    /* running jobs (ids = indices) sorted by
                            (est_end, index) ... */
@@ -123,6 +131,9 @@ struct ns_sim {
         uint64_t touch_version; /* placeable, but only on the reserved
                                    nodes, at this cluster_version */
     } failed[512];
+    struct failkey *fast;   /* policies blind to the program: the same by
+                               task count, indexed directly (no eviction) */
+    int nfast;
     int cacheable;          /* decisions depend on the state alone */
     /* Shapes (width, slot) that failed for lack of capacity at
      * short_version: a job needing at least as much fails too. */
@@ -196,7 +207,7 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
     }
     s->conf = *conf;
     if (s->conf.bf_depth <= 0)
-        s->conf.bf_depth = 100;
+        s->conf.bf_depth = INT_MAX;     /* the whole queue (textbook) */
     s->c = ns_cluster_create (conf->nnodes, conf->cores, 1, err);
     if (!s->c)
         goto fail;
@@ -222,6 +233,20 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
                          || conf->policy.kind == NS_POLICY_SAME
                          || conf->policy.kind == NS_POLICY_KEEP
                          || conf->policy.kind == NS_POLICY_MIN_SLOWDOWN;
+    s->closes = conf->policy.kind == NS_POLICY_EXCLUSIVE
+                || conf->policy.kind == NS_POLICY_SPREAD;
+    if (s->cacheable && !s->program_matters) {
+        int64_t total = ns_cluster_total_cores (s->c);
+        s->nfast = total < 65536 ? (int)total + 1 : 65536;
+        s->fast = malloc (sizeof (*s->fast) * s->nfast);
+        if (!s->fast) {
+            ns_error_set (err, ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (int i = 0; i < s->nfast; i++)
+            s->fast[i] = (struct failkey){ (uint64_t)i << 32, UINT64_MAX,
+                                           UINT64_MAX };
+    }
     s->resv_head = -1;
     s->bf_head = -1;
     s->stats.first_submit = -1;
@@ -241,6 +266,8 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->jobs);
     free (s->heap);
     free (s->queue);
+    free (s->qtasks);
+    free (s->fast);
     free (s->byest);
     free (s->byest_end);
     free (s->rlog);
@@ -263,7 +290,9 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
     /* jobs[] and queue[] grow together (every job is queued once). */
     int qcap = s->jobcap;
     if (ns_grow (&s->queue, &qcap, s->njobs + 1, sizeof (*s->queue), 1024) < 0
-        || ns_grow (&s->jobs, &s->jobcap, qcap, sizeof (*s->jobs), 1024) < 0)
+        || ns_grow (&s->jobs, &s->jobcap, qcap, sizeof (*s->jobs), 1024) < 0
+        || ns_grow (&s->qtasks, &s->qtcap, s->jobcap, sizeof (*s->qtasks),
+                    1024) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
@@ -570,17 +599,25 @@ static int64_t free_cores (const ns_sim_t *s)
     return ns_cluster_total_cores (s->c) - ns_cluster_used_cores (s->c);
 }
 
-static struct failkey *fail_slot (ns_sim_t *s, int j)
+/* The failure record of a request of ntasks tasks of job j (whose record
+ * is only read when the program matters). */
+static struct failkey *fail_lookup (ns_sim_t *s, int j, int ntasks)
 {
-    const struct sj *jb = &s->jobs[j];
-    uint64_t key = (uint64_t)jb->in.ntasks << 32;
+    if (ntasks < s->nfast)
+        return &s->fast[ntasks];
+    uint64_t key = (uint64_t)ntasks << 32;
     if (s->program_matters)
-        key |= (uint32_t)(jb->in.program + 2);
+        key |= (uint32_t)(s->jobs[j].in.program + 2);
     uint64_t h = key * 0x9e3779b97f4a7c15ULL;
     struct failkey *f = &s->failed[h >> 55];  /* 512 slots */
     if (f->key != key)
         *f = (struct failkey){ key, UINT64_MAX, UINT64_MAX };
     return f;
+}
+
+static struct failkey *fail_slot (ns_sim_t *s, int j)
+{
+    return fail_lookup (s, j, s->jobs[j].in.ntasks);
 }
 
 static void remember_short (ns_sim_t *s, int width, int slot)
@@ -703,6 +740,8 @@ static void queue_remove (ns_sim_t *s, int pos)
     /* Shift the (short) prefix right: removal near the head is O(pos). */
     memmove (&s->queue[s->qstart + 1], &s->queue[s->qstart],
              sizeof (int) * (pos - s->qstart));
+    memmove (&s->qtasks[s->qstart + 1], &s->qtasks[s->qstart],
+             sizeof (int) * (pos - s->qstart));
     s->qstart++;
 }
 
@@ -791,11 +830,17 @@ static double shadow_bound (const ns_sim_t *s, int head)
 }
 
 /* Start the candidate at queue position pos with the placement in s->pl. */
-static int backfill_start (ns_sim_t *s, int j, int pos, ns_error_t *err)
+static int backfill_start (ns_sim_t *s, int j, int pos, int64_t *room,
+                           ns_error_t *err)
 {
     if (start_job (s, j, s->pl, err) < 0)
         return -1;
     queue_remove (s, pos);
+    *room = free_cores (s);
+    if (s->closes && (int64_t)ns_cluster_nempty (s->c)
+                             * ns_cluster_max_cores (s->c) < *room)
+        *room = (int64_t)ns_cluster_nempty (s->c)
+                * ns_cluster_max_cores (s->c);
     return 0;
 }
 
@@ -831,20 +876,30 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
     uint64_t version = s->cluster_version;
     int limit = -1;         /* rescans stop here (where the scan reached) */
     int rescan;
+    int64_t total = ns_cluster_total_cores (s->c);
+    int maxc = ns_cluster_max_cores (s->c);
+    /* What can start now, in tasks: the free cores, and under a policy
+     * that holds whole nodes the cores of the empty nodes (an upper
+     * bound).  Updated after every start. */
+    int64_t room = free_cores (s);
+    if (s->closes && (int64_t)ns_cluster_nempty (s->c) * maxc < room)
+        room = (int64_t)ns_cluster_nempty (s->c) * maxc;
     do {
         int refused = 0;    /* a candidate was refused for the reserved
                                nodes in this scan */
         rescan = 0;
         for (; (limit < 0 ? pos < s->qend && examined < s->conf.bf_depth
                           : pos < limit)
-               && free_cores (s) > 0;
+               && room > 0;
              pos++, examined++) {
-            int j = s->queue[pos];
-            if (s->jobs[j].in.ntasks > free_cores (s)
-                && s->jobs[j].in.ntasks <= ns_cluster_total_cores (s->c))
+            int nt = s->qtasks[pos];
+            if (nt > room && nt <= total)
                 continue;   /* no policy places it now (decide () too) */
+            int j = s->queue[pos];
+            struct failkey *f = s->cacheable ? fail_lookup (s, j, nt) : NULL;
+            if (f && f->version == s->release_version)
+                continue;   /* failed in this state: decide () says so */
             double end = s->now + est_runtime (&s->jobs[j]);
-            struct failkey *f = s->cacheable ? fail_slot (s, j) : NULL;
             /* Same policy-visible request, same state: it fits only on
              * the reserved nodes; only a short enough job may go. */
             if (f && f->touch_version == s->cluster_version) {
@@ -874,7 +929,7 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                     return -1;
             }
             if (end <= bound + EPS || end <= s->shadow + EPS) {
-                if (backfill_start (s, j, pos, err) < 0)
+                if (backfill_start (s, j, pos, &room, err) < 0)
                     return -1;
                 /* The reservation is recomputed when next needed (the
                  * cluster version moved): look at the refused again. */
@@ -894,7 +949,7 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                     continue;
                 }
             }
-            if (backfill_start (s, j, pos, err) < 0)
+            if (backfill_start (s, j, pos, &room, err) < 0)
                 return -1;
             /* It keeps off the reserved nodes and ends after the shadow
              * time: the reservation stays valid.  Keep the cache. */
@@ -944,6 +999,7 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
 static void enqueue (ns_sim_t *s, int j)
 {
     /* Every job is queued once, so qend <= njobs <= the queue's size. */
+    s->qtasks[s->qend] = s->jobs[j].in.ntasks;
     s->queue[s->qend++] = j;
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)

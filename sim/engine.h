@@ -71,7 +71,9 @@ typedef struct {
 typedef struct {
     ns_policy_t policy;
     ns_backfill_t backfill;
-    int bf_depth;         /* queued jobs examined per pass (default 100) */
+    int bf_depth;         /* queued jobs behind the head examined per
+                             pass; <= 0: all of them (textbook EASY, the
+                             default); N mimics Slurm's bf_max_job_test */
     ns_overrun_t overrun; /* default (0): kill at the requested time */
     int nnodes;
     int cores;
