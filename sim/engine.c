@@ -78,10 +78,11 @@ struct ns_sim {
 
     int *queue;         /* FCFS order, sized like jobs; live part is
                            [qstart, qend) */
-    int *qtasks;        /* ntasks of queue[i], side by side: a backfill
-                           scan of a long queue skips most jobs without
-                           touching their records */
-    int qtcap;
+    int *qtasks;        /* ntasks and estimated runtime of queue[i], side
+                           by side: a backfill scan of a long queue skips
+                           most jobs without touching their records */
+    double *qest;
+    int qtcap, qecap;
     int qstart, qend;
     int closes;         /* the policy holds whole nodes (exclusive, spread):
                            a job then needs ceil(tasks / cores) empty
@@ -267,6 +268,7 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->heap);
     free (s->queue);
     free (s->qtasks);
+    free (s->qest);
     free (s->fast);
     free (s->byest);
     free (s->byest_end);
@@ -292,6 +294,8 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
     if (ns_grow (&s->queue, &qcap, s->njobs + 1, sizeof (*s->queue), 1024) < 0
         || ns_grow (&s->jobs, &s->jobcap, qcap, sizeof (*s->jobs), 1024) < 0
         || ns_grow (&s->qtasks, &s->qtcap, s->jobcap, sizeof (*s->qtasks),
+                    1024) < 0
+        || ns_grow (&s->qest, &s->qecap, s->jobcap, sizeof (*s->qest),
                     1024) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
@@ -742,6 +746,8 @@ static void queue_remove (ns_sim_t *s, int pos)
              sizeof (int) * (pos - s->qstart));
     memmove (&s->qtasks[s->qstart + 1], &s->qtasks[s->qstart],
              sizeof (int) * (pos - s->qstart));
+    memmove (&s->qest[s->qstart + 1], &s->qest[s->qstart],
+             sizeof (double) * (pos - s->qstart));
     s->qstart++;
 }
 
@@ -899,7 +905,7 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
             struct failkey *f = s->cacheable ? fail_lookup (s, j, nt) : NULL;
             if (f && f->version == s->release_version)
                 continue;   /* failed in this state: decide () says so */
-            double end = s->now + est_runtime (&s->jobs[j]);
+            double end = s->now + s->qest[pos];
             /* Same policy-visible request, same state: it fits only on
              * the reserved nodes; only a short enough job may go. */
             if (f && f->touch_version == s->cluster_version) {
@@ -1000,6 +1006,7 @@ static void enqueue (ns_sim_t *s, int j)
 {
     /* Every job is queued once, so qend <= njobs <= the queue's size. */
     s->qtasks[s->qend] = s->jobs[j].in.ntasks;
+    s->qest[s->qend] = est_runtime (&s->jobs[j]);
     s->queue[s->qend++] = j;
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)
