@@ -24,6 +24,7 @@
 #include "nsutil.h"
 
 #define EPS 1e-7
+#define QBLOCK 64
 
 /* At one instant: ends, then time limits (a job whose work ends exactly
  * at its limit is not killed), then submits. */
@@ -77,12 +78,31 @@ struct ns_sim {
     uint64_t seq;
 
     int *queue;         /* FCFS order, sized like jobs; live part is
-                           [qstart, qend) */
+                           [qstart, qend).  A job leaving the queue leaves
+                           a tombstone (-1): positions never move */
     int *qtasks;        /* ntasks and estimated runtime of queue[i], side
                            by side: a backfill scan of a long queue skips
-                           most jobs without touching their records */
+                           most jobs without touching their records;
+                           ntasks -1 marks a tombstone */
     double *qest;
     int qtcap, qecap;
+    /* Per block of QBLOCK positions: the least ntasks (0 for a job larger
+     * than the machine, which must be looked at to be dropped) and the
+     * least estimate of its live jobs, so that a whole-queue scan jumps
+     * over blocks where nothing can start. */
+    int *bmin_nt;
+    double *bmin_est;
+    uint64_t *qlive;    /* per block: bit i set when position
+                           QBLOCK * block + i holds a queued job */
+    int bntcap, bestcap, blivecap;
+    int monotone;       /* exclusive, spread, pack (cacheable): if a
+                           request of n tasks fails, or fits only on the
+                           reserved nodes, so does any larger one */
+    int fmin;           /* least ntasks that failed at fmin_version */
+    uint64_t fmin_version;
+    int tmin;           /* least ntasks that fitted only on the nodes of
+                           reservation tmin_resv */
+    int tmin_resv;
     int qstart, qend;
     int closes;         /* the policy holds whole nodes (exclusive, spread):
                            a job then needs ceil(tasks / cores) empty
@@ -236,6 +256,12 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
                          || conf->policy.kind == NS_POLICY_MIN_SLOWDOWN;
     s->closes = conf->policy.kind == NS_POLICY_EXCLUSIVE
                 || conf->policy.kind == NS_POLICY_SPREAD;
+    /* On identical nodes these need ceil-shaped widths of empty nodes
+     * (exclusive, spread) or free cores (pack): never less for more
+     * tasks. */
+    s->monotone = s->cacheable
+                  && (s->closes || conf->policy.kind == NS_POLICY_PACK);
+    s->tmin_resv = -1;
     if (s->cacheable && !s->program_matters) {
         int64_t total = ns_cluster_total_cores (s->c);
         s->nfast = total < 65536 ? (int)total + 1 : 65536;
@@ -269,6 +295,9 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->queue);
     free (s->qtasks);
     free (s->qest);
+    free (s->bmin_nt);
+    free (s->bmin_est);
+    free (s->qlive);
     free (s->fast);
     free (s->byest);
     free (s->byest_end);
@@ -296,7 +325,13 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
         || ns_grow (&s->qtasks, &s->qtcap, s->jobcap, sizeof (*s->qtasks),
                     1024) < 0
         || ns_grow (&s->qest, &s->qecap, s->jobcap, sizeof (*s->qest),
-                    1024) < 0)
+                    1024) < 0
+        || ns_grow (&s->bmin_nt, &s->bntcap, s->jobcap / QBLOCK + 1,
+                    sizeof (*s->bmin_nt), 64) < 0
+        || ns_grow (&s->bmin_est, &s->bestcap, s->jobcap / QBLOCK + 1,
+                    sizeof (*s->bmin_est), 64) < 0
+        || ns_grow (&s->qlive, &s->blivecap, s->jobcap / QBLOCK + 1,
+                    sizeof (*s->qlive), 64) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
@@ -739,16 +774,41 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
     return D_WAIT;
 }
 
+/* The block key of a live queue entry (see bmin_nt). */
+static int qkey (const ns_sim_t *s, int pos)
+{
+    return s->qtasks[pos] > ns_cluster_total_cores (s->c) ? 0
+                                                          : s->qtasks[pos];
+}
+
+static void block_update (ns_sim_t *s, int b)
+{
+    int mn = INT_MAX;
+    double me = INFINITY;
+    int from = b * QBLOCK, to = from + QBLOCK < s->qend ? from + QBLOCK
+                                                       : s->qend;
+    for (int p = from; p < to; p++) {
+        if (s->qtasks[p] < 0)
+            continue;
+        int k = qkey (s, p);
+        if (k < mn)
+            mn = k;
+        if (s->qest[p] < me)
+            me = s->qest[p];
+    }
+    s->bmin_nt[b] = mn;
+    s->bmin_est[b] = me;
+}
+
+/* Leave a tombstone at pos; the head moves past tombstones. */
 static void queue_remove (ns_sim_t *s, int pos)
 {
-    /* Shift the (short) prefix right: removal near the head is O(pos). */
-    memmove (&s->queue[s->qstart + 1], &s->queue[s->qstart],
-             sizeof (int) * (pos - s->qstart));
-    memmove (&s->qtasks[s->qstart + 1], &s->qtasks[s->qstart],
-             sizeof (int) * (pos - s->qstart));
-    memmove (&s->qest[s->qstart + 1], &s->qest[s->qstart],
-             sizeof (double) * (pos - s->qstart));
-    s->qstart++;
+    s->queue[pos] = -1;
+    s->qtasks[pos] = -1;
+    s->qlive[pos / QBLOCK] &= ~(1ULL << (pos % QBLOCK));
+    block_update (s, pos / QBLOCK);
+    while (s->qstart < s->qend && s->qtasks[s->qstart] < 0)
+        s->qstart++;
 }
 
 static void drop_never (ns_sim_t *s, int j)
@@ -835,6 +895,15 @@ static double shadow_bound (const ns_sim_t *s, int head)
     return INFINITY;
 }
 
+/* A request of nt tasks failed in this state (see monotone). */
+static void note_failed (ns_sim_t *s, int nt)
+{
+    if (s->fmin_version != s->release_version || nt < s->fmin) {
+        s->fmin_version = s->release_version;
+        s->fmin = nt;
+    }
+}
+
 /* Start the candidate at queue position pos with the placement in s->pl. */
 static int backfill_start (ns_sim_t *s, int j, int pos, int64_t *room,
                            ns_error_t *err)
@@ -890,6 +959,10 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
     int64_t room = free_cores (s);
     if (s->closes && (int64_t)ns_cluster_nempty (s->c) * maxc < room)
         room = (int64_t)ns_cluster_nempty (s->c) * maxc;
+    /* Whole blocks of the queue are jumped over when no job in them can
+     * start (only when the whole queue is scanned: with a depth, every
+     * job looked at counts). */
+    int jump = s->monotone && s->conf.bf_depth == INT_MAX;
     do {
         int refused = 0;    /* a candidate was refused for the reserved
                                nodes in this scan */
@@ -897,14 +970,53 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
         for (; (limit < 0 ? pos < s->qend && examined < s->conf.bf_depth
                           : pos < limit)
                && room > 0;
-             pos++, examined++) {
+             pos++) {
+            if (pos % QBLOCK == 0 && !s->qlive[pos / QBLOCK]) {
+                pos += QBLOCK - 1;
+                continue;   /* tombstones only */
+            }
+            if (jump && pos % QBLOCK == 0) {
+                /* A job can start only with at most `fits` tasks (room,
+                 * failures), and, if it would fit only on the reserved
+                 * nodes (at least tmin tasks), if it is short. */
+                int64_t fits = room;
+                if (s->fmin_version == s->release_version
+                    && s->fmin - 1 < fits)
+                    fits = s->fmin - 1;
+                int64_t outside = fits;
+                double lim = INFINITY;
+                if (s->tmin_resv == s->resv_id && s->resv_head == head
+                    && s->resv_version == s->cluster_version) {
+                    if (s->tmin - 1 < outside)
+                        outside = s->tmin - 1;
+                    lim = s->shadow - s->now + EPS;
+                }
+                int b = pos / QBLOCK;
+                if (s->bmin_nt[b] > fits
+                    || (s->bmin_nt[b] > outside && s->bmin_est[b] > lim)) {
+                    pos += QBLOCK - 1;
+                    continue;
+                }
+            }
+            /* to the next queued job (tombstones are not looked at) */
+            uint64_t live = s->qlive[pos / QBLOCK] >> (pos % QBLOCK);
+            if (!(live & 1)) {
+                if (live)
+                    pos += __builtin_ctzll (live) - 1;
+                else
+                    pos |= QBLOCK - 1;
+                continue;
+            }
             int nt = s->qtasks[pos];
+            examined++;
             if (nt > room && nt <= total)
                 continue;   /* no policy places it now (decide () too) */
             int j = s->queue[pos];
             struct failkey *f = s->cacheable ? fail_lookup (s, j, nt) : NULL;
-            if (f && f->version == s->release_version)
+            if (f && f->version == s->release_version) {
+                note_failed (s, nt);
                 continue;   /* failed in this state: decide () says so */
+            }
             double end = s->now + s->qest[pos];
             /* Same policy-visible request, same state: it fits only on
              * the reserved nodes; only a short enough job may go. */
@@ -924,8 +1036,10 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                 queue_remove (s, pos);
                 continue;
             }
-            if (d == D_WAIT)
+            if (d == D_WAIT) {
+                note_failed (s, nt);
                 continue;
+            }
             /* A job ending by even the earliest possible reservation
              * starts without computing it. */
             if (bound < 0)
@@ -951,6 +1065,10 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                 if (d != D_PLACED) {
                     if (f)
                         f->touch_version = s->cluster_version;
+                    if (s->tmin_resv != s->resv_id || nt < s->tmin) {
+                        s->tmin_resv = s->resv_id;
+                        s->tmin = nt;
+                    }
                     refused = 1;
                     continue;
                 }
@@ -961,6 +1079,9 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
              * time: the reservation stays valid.  Keep the cache. */
             s->resv_version = s->cluster_version;
         }
+        if (pos > s->qend)
+            pos = s->qend;  /* a jump went past the end: jobs queued later
+                               start there */
         if (rescan) {
             if (limit < 0) {
                 /* the first scan's end, for the next pass to resume */
@@ -991,7 +1112,7 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
             return -1;
         if (d == D_WAIT)
             break;
-        s->qstart++;
+        queue_remove (s, s->qstart);
         if (d == D_NEVER)
             drop_never (s, head);
         else if (start_job (s, head, s->pl, err) < 0)
@@ -1005,9 +1126,18 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
 static void enqueue (ns_sim_t *s, int j)
 {
     /* Every job is queued once, so qend <= njobs <= the queue's size. */
-    s->qtasks[s->qend] = s->jobs[j].in.ntasks;
-    s->qest[s->qend] = est_runtime (&s->jobs[j]);
-    s->queue[s->qend++] = j;
+    int pos = s->qend++;
+    s->qtasks[pos] = s->jobs[j].in.ntasks;
+    s->qest[pos] = est_runtime (&s->jobs[j]);
+    s->queue[pos] = j;
+    int b = pos / QBLOCK, k = qkey (s, pos);
+    if (pos % QBLOCK == 0)
+        s->qlive[b] = 0;
+    s->qlive[b] |= 1ULL << (pos % QBLOCK);
+    if (pos % QBLOCK == 0 || k < s->bmin_nt[b])
+        s->bmin_nt[b] = k;
+    if (pos % QBLOCK == 0 || s->qest[pos] < s->bmin_est[b])
+        s->bmin_est[b] = s->qest[pos];
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)
         s->stats.first_submit = s->now;
