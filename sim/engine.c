@@ -6,13 +6,14 @@
  * version; a rate change bumps the version and pushes a new end, so stale
  * ends are skipped when popped (lazy deletion).
  *
- * EASY backfilling (Lifka 1995; Mu'alem and Feitelson, TPDS 2001): when
- * the queue head cannot start, its reservation is the earliest instant at
- * which, releasing running jobs in order of their estimated ends (start +
- * requested time), the policy could place it; the nodes it would get are
- * marked.  A later job may start now if it is estimated to end by then or
- * touches none of the marked nodes: either way the head's nodes are in the
- * same state at the reservation.
+ * Textbook EASY backfilling (Lifka 1995; Mu'alem and Feitelson, TPDS
+ * 2001): when the queue head cannot start, its reservation is the earliest
+ * instant at which, releasing running jobs in order of their estimated
+ * ends (start + requested time), the policy could place it; the nodes it
+ * would get (taken among those busy now first) are marked.  A later job
+ * may start now if it is estimated to end by then, or else on nodes
+ * outside the marked ones, where it is steered: either way the head's
+ * nodes are in the same state at the reservation.  See backfill ().
  */
 #include <errno.h>
 #include <limits.h>
