@@ -963,7 +963,7 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
     /* Whole blocks of the queue are jumped over when no job in them can
      * start (only when the whole queue is scanned: with a depth, every
      * job looked at counts). */
-    int jump = s->monotone && s->conf.bf_depth == INT_MAX;
+    int jump = s->conf.bf_depth == INT_MAX;
     do {
         int refused = 0;    /* a candidate was refused for the reserved
                                nodes in this scan */
@@ -977,16 +977,18 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                 continue;   /* tombstones only */
             }
             if (jump && pos % QBLOCK == 0) {
-                /* A job can start only with at most `fits` tasks (room,
-                 * failures), and, if it would fit only on the reserved
-                 * nodes (at least tmin tasks), if it is short. */
+                /* A job can start only with at most `fits` tasks (room;
+                 * under a monotone policy the failures too), and, if it
+                 * would fit only on the reserved nodes (monotone: at
+                 * least tmin tasks), if it is short. */
                 int64_t fits = room;
-                if (s->fmin_version == s->release_version
+                if (s->monotone && s->fmin_version == s->release_version
                     && s->fmin - 1 < fits)
                     fits = s->fmin - 1;
                 int64_t outside = fits;
                 double lim = INFINITY;
-                if (s->tmin_resv == s->resv_id && s->resv_head == head
+                if (s->monotone && s->tmin_resv == s->resv_id
+                    && s->resv_head == head
                     && s->resv_version == s->cluster_version) {
                     if (s->tmin - 1 < outside)
                         outside = s->tmin - 1;
