@@ -36,7 +36,8 @@ Usage: bench/workloads.sh [BUILD_DIR]
 Replay KTH, NASA and RICC under pack, exclusive and twins with the
 nodeshare-sim of BUILD_DIR (default: . if it has nodeshare-sim, else
 _build) and print a Markdown table: mean wait, p95 wait, mean bounded
-slowdown, makespan, utilisation and throughput against the baseline, with
+slowdown, makespan, utilisation (held by the policy, used by the jobs)
+and throughput against the baseline, with
 the command of each row; then the closed study experiment (twins'
 throughput against exclusive).
 Traces are looked for in $NS_TRACES, else ../shared/traces next to the
@@ -82,7 +83,8 @@ trap 'rm -rf "$tmp"' EXIT
 policies=pack,exclusive,twins
 
 # rows JSON: one tab-separated line per policy: policy, mean wait, p95
-# wait, mean bsld, makespan_s, utilization, throughput_ratio; first the
+# wait, mean bsld, makespan_s, utilization (used), utilization_held,
+# throughput_ratio; first the
 # input's nodes, cores, baseline and note (null or a string) as
 # "#KEY<tab>VALUE" lines.
 rows () {
@@ -102,8 +104,11 @@ rows () {
     /"mean_bsld":/ { b = val($0) }
     /"makespan_s":/ { ms = val($0) }
     /"utilization":/ { u = val($0) }
+    /"utilization_held":/ { uh = val($0) }
     /"throughput_ratio":/ { thr = val($0) }
-    /"wall_s":/ { print pol "\t" w "\t" p95 "\t" b "\t" ms "\t" u "\t" thr }
+    /"wall_s":/ {
+        print pol "\t" w "\t" p95 "\t" b "\t" ms "\t" u "\t" uh "\t" thr
+    }
     ' "$1"
 }
 
@@ -131,13 +136,16 @@ run () {
     machine="$(input "$tmp/rows" nodes) x $(input "$tmp/rows" cores)"
     [ -n "$from" ] && machine="$machine ($from)"
     [ "$(input "$tmp/rows" note)" != null ] && machine="$machine ¹"
-    grep -v '^#' "$tmp/rows" | while IFS='	' read -r pol w p95 b ms u thr; do
+    grep -v '^#' "$tmp/rows" | while IFS='	' read -r pol w p95 b ms u uh thr
+    do
         awk -v t="$name" -v m="$machine" -v p="$pol" -v w="$w" -v q="$p95" \
-            -v b="$b" -v ms="$ms" -v u="$u" -v thr="$thr" -v c="$cmd" '
+            -v b="$b" -v ms="$ms" -v u="$u" -v uh="$uh" -v thr="$thr" \
+            -v c="$cmd" '
             BEGIN {
                 r = thr == "null" ? "-" : sprintf("%.3f", thr)
                 printf "| %s | %s | %s | %.0f | %.0f | %.2f | %.1f | %.3f " \
-                       "| %s | `%s` |\n", t, m, p, w, q, b, ms / 3600, u, r, c
+                       "| %.3f | %s | `%s` |\n", t, m, p, w, q, b, ms / 3600,
+                       uh, u, r, c
             }'
     done >>"$tmp/table"
     input "$tmp/rows" baseline >"$tmp/baseline"
@@ -173,8 +181,8 @@ echo "slowdown (runtime floor 10 s); thr: work per hour relative to" \
      "$(cat "$tmp/baseline" 2>/dev/null || echo "the baseline")."
 echo
 echo "| trace | nodes x cores | policy | mean wait (s) | p95 wait (s) |" \
-     "mean bsld | makespan (h) | utilisation | thr | command |"
-echo "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
+     "mean bsld | makespan (h) | held | used | thr | command |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 cat "$tmp/table"
 if grep -q '¹' "$tmp/table"; then
     echo
@@ -195,7 +203,7 @@ if "$sim" -q --closed 1.0 -p exclusive,twins --json - >"$tmp/out.json" \
     machine="$(input "$tmp/rows" nodes) x $(input "$tmp/rows" cores)"
     awk -F '\t' -v m="$machine" -v c="$cmd" '$1 == "twins" {
         printf "| closed study (ABQ, LAM, LSD), load 1.0 | %s | %s | %.3f " \
-               "| `%s` |\n", m, $1, $7, c }' "$tmp/rows"
+               "| `%s` |\n", m, $1, $8, c }' "$tmp/rows"
 else
     echo "workloads.sh: $cmd failed:" >&2
     cat "$tmp/err" >&2

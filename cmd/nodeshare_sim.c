@@ -57,6 +57,7 @@ struct opts {
     ns_trace_format_t format;
     ns_backfill_t backfill;
     int bf_depth;
+    ns_overrun_t overrun;
     int nodes, cores;
     int strict;
     int check;
@@ -171,7 +172,12 @@ static void usage (FILE *f)
 "                         relative to (run first if not listed; default\n"
 "                         pack for a trace, exclusive for --closed)\n"
 "  -b, --backfill MODE    easy (default) or none (plain FCFS)\n"
-"      --bf-depth N       queued jobs examined per backfill pass (100)\n"
+"      --bf-depth N       queued jobs examined per backfill pass behind\n"
+"                         the head (default: all, textbook EASY; N as\n"
+"                         Slurm's bf_max_job_test)\n"
+"      --overrun MODE     a job still running at its requested time is\n"
+"                         killed there (kill, default, as Slurm does) or\n"
+"                         runs to the end of its trace runtime (run)\n"
 "      --assign-classes   give trace programs not named in the\n"
 "                         configuration an interference class, drawn by\n"
 "                         the configured weights (seeded)\n"
@@ -247,6 +253,7 @@ static int parse_loads (struct opts *o, const char *s)
 
 enum {
     OPT_STRICT = 256, OPT_MAX_JOBS, OPT_CLOSED, OPT_HORIZON, OPT_BF_DEPTH,
+    OPT_OVERRUN,
     OPT_ASSIGN, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SVG, OPT_CHECK,
     OPT_BASELINE, OPT_MIX, OPT_SACCT, OPT_COMPARE,
 };
@@ -267,6 +274,7 @@ static const struct option longopts[] = {
     { "jobs", required_argument, NULL, 'j' },
     { "backfill", required_argument, NULL, 'b' },
     { "bf-depth", required_argument, NULL, OPT_BF_DEPTH },
+    { "overrun", required_argument, NULL, OPT_OVERRUN },
     { "assign-classes", no_argument, NULL, OPT_ASSIGN },
     { "seed", required_argument, NULL, OPT_SEED },
     { "json", required_argument, NULL, OPT_JSON },
@@ -352,6 +360,16 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
         if (parse_long ("--bf-depth", arg, 1, 1000000, &v) < 0)
             return -1;
         o->bf_depth = (int)v;
+        return 0;
+    case OPT_OVERRUN:
+        if (strcmp (arg, "kill") == 0)
+            o->overrun = NS_OVERRUN_KILL;
+        else if (strcmp (arg, "run") == 0)
+            o->overrun = NS_OVERRUN_RUN;
+        else
+            return die ("--overrun '%s': expected kill (at the requested "
+                        "time) or run (to the end of the trace runtime)",
+                        arg);
         return 0;
     case OPT_ASSIGN: o->assign_classes = 1; return 0;
     case OPT_SEED:
@@ -723,6 +741,7 @@ static ns_sim_t *new_sim (struct task *t)
         .policy = r->policies[t->k],
         .backfill = r->o.backfill,
         .bf_depth = r->o.bf_depth,
+        .overrun = r->o.overrun,
         .nnodes = r->o.nodes,
         .cores = r->o.cores,
         .model = r->model,
@@ -1246,6 +1265,8 @@ static json_object *metrics_json (const ns_metrics_t *m)
                             json_object_new_double (m->makespan_s));
     json_object_object_add (o, "utilization",
                             json_object_new_double (m->utilization));
+    json_object_object_add (o, "utilization_held",
+                            json_object_new_double (m->utilization_held));
     json_object_object_add (o, "jobs_per_h",
                             json_object_new_double (m->jobs_per_h));
     json_object_object_add (o, "work_core_h_per_h",
@@ -1270,6 +1291,7 @@ static json_object *metrics_json (const ns_metrics_t *m)
                             json_object_new_int64 (m->twin_pairs));
     json_object_object_add (o, "over_limit",
                             json_object_new_int64 (m->over_limit));
+    json_object_object_add (o, "killed", json_object_new_int64 (m->killed));
     json_object_object_add (o, "max_cotenants",
                             json_object_new_int64 (m->max_cotenants));
     json_object_object_add (o, "wall_s", json_object_new_double (m->wall_s));
@@ -1288,6 +1310,9 @@ static json_object *input_json (const struct run *r)
     json_object_object_add (in, "backfill", json_object_new_string (
                                 r->o.backfill == NS_BACKFILL_EASY ? "easy"
                                                                   : "none"));
+    json_object_object_add (in, "overrun", json_object_new_string (
+                                r->o.overrun == NS_OVERRUN_KILL ? "kill"
+                                                                : "run"));
     json_object_object_add (in, "baseline",
                             json_object_new_string (r->baseline));
     json_object_object_add (in, "note", r->note[0]

@@ -256,23 +256,29 @@ static void take (struct decide *d, int node, double score)
     d->found++;
 }
 
-/* Empty nodes first: word-scan the empty bitmap from the start offset. */
+/* Empty nodes first: word-scan the empty bitmap from the start offset.
+ * With req->avoid, a first round takes the unmarked nodes only and a
+ * second the marked ones. */
 static void take_empty (struct decide *d)
 {
     int nn = ns_cluster_nnodes (d->c);
     int start = scan_start (d);
-    for (int pass = 0; pass < 2 && d->found < d->width; pass++) {
-        int from = pass == 0 ? start : 0;
-        int to = pass == 0 ? nn : start;
-        for (int n = ns_cluster_next_empty (d->c, from);
-             n >= 0 && n < to && d->found < d->width;
-             n = ns_cluster_next_empty (d->c, n + 1)) {
-            if (!allowed (d, n) || ns_node_cores (d->c, n) < d->slot)
-                refuse (d, REF_BUSY, n);
-            else
-                take (d, n, 0.0);
+    const unsigned char *avoid = d->req->avoid;
+    for (int round = avoid ? 0 : 1; round < 2; round++)
+        for (int pass = 0; pass < 2 && d->found < d->width; pass++) {
+            int from = pass == 0 ? start : 0;
+            int to = pass == 0 ? nn : start;
+            for (int n = ns_cluster_next_empty (d->c, from);
+                 n >= 0 && n < to && d->found < d->width;
+                 n = ns_cluster_next_empty (d->c, n + 1)) {
+                if (avoid && !avoid[n] != (round == 0))
+                    continue;   /* this node's round is the other one */
+                if (!allowed (d, n) || ns_node_cores (d->c, n) < d->slot)
+                    refuse (d, REF_BUSY, n);
+                else
+                    take (d, n, 0.0);
+            }
         }
-    }
 }
 
 /* Pairing rule of the policy for program p joining node n. */

@@ -74,6 +74,12 @@ typedef struct {
     const unsigned char *allowed; /* per node: may be used (up, in
                                      partition...); NULL = all nodes */
     int64_t waited;       /* seconds queued so far (for fallback_after) */
+    const unsigned char *avoid; /* per node: an empty node marked here is
+                                   taken only when the unmarked empty nodes
+                                   do not suffice (a preference, never a
+                                   refusal); NULL = none.  The simulator's
+                                   EASY reservation avoids the nodes free
+                                   now, leaving them to backfill */
 } ns_request_t;
 
 void ns_request_init (ns_request_t *r, uint64_t id, int program, int ntasks);

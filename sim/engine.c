@@ -6,15 +6,17 @@
  * version; a rate change bumps the version and pushes a new end, so stale
  * ends are skipped when popped (lazy deletion).
  *
- * EASY backfilling (Lifka 1995; Mu'alem and Feitelson, TPDS 2001): when
- * the queue head cannot start, its reservation is the earliest instant at
- * which, releasing running jobs in order of their estimated ends (start +
- * requested time), the policy could place it; the nodes it would get are
- * marked.  A later job may start now if it is estimated to end by then or
- * touches none of the marked nodes: either way the head's nodes are in the
- * same state at the reservation.
+ * Textbook EASY backfilling (Lifka 1995; Mu'alem and Feitelson, TPDS
+ * 2001): when the queue head cannot start, its reservation is the earliest
+ * instant at which, releasing running jobs in order of their estimated
+ * ends (start + requested time), the policy could place it; the nodes it
+ * would get (taken among those busy now first) are marked.  A later job
+ * may start now if it is estimated to end by then, or else on nodes
+ * outside the marked ones, where it is steered: either way the head's
+ * nodes are in the same state at the reservation.  See backfill ().
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +25,11 @@
 #include "nsutil.h"
 
 #define EPS 1e-7
+#define QBLOCK 64
 
-enum { EV_END = 0, EV_SUBMIT = 1 };
+/* At one instant: ends, then time limits (a job whose work ends exactly
+ * at its limit is not killed), then submits. */
+enum { EV_END = 0, EV_LIMIT = 1, EV_SUBMIT = 2 };
 
 struct ev {
     double t;
@@ -51,6 +56,7 @@ struct sj {
     int nshares;
     ns_share_t *shares;
     int64_t cores;          /* sum of its shares while running */
+    int64_t held;           /* cores held for it (whole closed nodes) */
     int neutral;            /* ns_interf_neutral (): rate always 1 */
     int shape_known;        /* shape_w, shape_s hold ns_place_shape () */
     int shape_w, shape_s;
@@ -73,8 +79,35 @@ struct ns_sim {
     uint64_t seq;
 
     int *queue;         /* FCFS order, sized like jobs; live part is
-                           [qstart, qend) */
+                           [qstart, qend).  A job leaving the queue leaves
+                           a tombstone (-1): positions never move */
+    int *qtasks;        /* ntasks and estimated runtime of queue[i], side
+                           by side: a backfill scan of a long queue skips
+                           most jobs without touching their records;
+                           ntasks -1 marks a tombstone */
+    double *qest;
+    int qtcap, qecap;
+    /* Per block of QBLOCK positions: the least ntasks (0 for a job larger
+     * than the machine, which must be looked at to be dropped) and the
+     * least estimate of its live jobs, so that a whole-queue scan jumps
+     * over blocks where nothing can start. */
+    int *bmin_nt;
+    double *bmin_est;
+    uint64_t *qlive;    /* per block: bit i set when position
+                           QBLOCK * block + i holds a queued job */
+    int bntcap, bestcap, blivecap;
+    int monotone;       /* exclusive, spread, pack (cacheable): if a
+                           request of n tasks fails, or fits only on the
+                           reserved nodes, so does any larger one */
+    int fmin;           /* least ntasks that failed at fmin_version */
+    uint64_t fmin_version;
+    int tmin;           /* least ntasks that fitted only on the nodes of
+                           reservation tmin_resv */
+    int tmin_resv;
     int qstart, qend;
+    int closes;         /* the policy holds whole nodes (exclusive, spread):
+                           a job then needs ceil(tasks / cores) empty
+                           nodes */
 
     uint64_t *byest;    /* running jobs (ids = indices) sorted by
                            (est_end, index) ... */
@@ -85,6 +118,10 @@ struct ns_sim {
     int stamp;          /* dedupe marker for co-tenant updates */
     int *hmark;         /* node -> reservation id that marked it */
     int resv_id;
+    unsigned char *avoid;   /* per node: empty now (the reservation takes
+                               these last) */
+    unsigned char *outside; /* per node: not in the head's reservation */
+    int64_t held;           /* cores held for running jobs */
     uint64_t cluster_version;   /* bumped by every start and end */
     int *rlog;                  /* every node released by an end, in order */
     int64_t nrlog, rlogcap;
@@ -118,6 +155,9 @@ struct ns_sim {
         uint64_t touch_version; /* placeable, but only on the reserved
                                    nodes, at this cluster_version */
     } failed[512];
+    struct failkey *fast;   /* policies blind to the program: the same by
+                               task count, indexed directly (no eviction) */
+    int nfast;
     int cacheable;          /* decisions depend on the state alone */
     /* Shapes (width, slot) that failed for lack of capacity at
      * short_version: a job needing at least as much fails too. */
@@ -191,14 +231,16 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
     }
     s->conf = *conf;
     if (s->conf.bf_depth <= 0)
-        s->conf.bf_depth = 100;
+        s->conf.bf_depth = INT_MAX;     /* the whole queue (textbook) */
     s->c = ns_cluster_create (conf->nnodes, conf->cores, 1, err);
     if (!s->c)
         goto fail;
     s->pl = ns_placement_create (conf->nnodes);
     s->pl_resv = ns_placement_create (conf->nnodes);
     s->hmark = calloc (conf->nnodes, sizeof (int));
-    if (!s->pl || !s->pl_resv || !s->hmark) {
+    s->avoid = calloc (conf->nnodes, 1);
+    s->outside = calloc (conf->nnodes, 1);
+    if (!s->pl || !s->pl_resv || !s->hmark || !s->avoid || !s->outside) {
         ns_error_set (err, ENOMEM, "out of memory");
         goto fail;
     }
@@ -215,6 +257,26 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
                          || conf->policy.kind == NS_POLICY_SAME
                          || conf->policy.kind == NS_POLICY_KEEP
                          || conf->policy.kind == NS_POLICY_MIN_SLOWDOWN;
+    s->closes = conf->policy.kind == NS_POLICY_EXCLUSIVE
+                || conf->policy.kind == NS_POLICY_SPREAD;
+    /* On identical nodes these need ceil-shaped widths of empty nodes
+     * (exclusive, spread) or free cores (pack): never less for more
+     * tasks. */
+    s->monotone = s->cacheable
+                  && (s->closes || conf->policy.kind == NS_POLICY_PACK);
+    s->tmin_resv = -1;
+    if (s->cacheable && !s->program_matters) {
+        int64_t total = ns_cluster_total_cores (s->c);
+        s->nfast = total < 65536 ? (int)total + 1 : 65536;
+        s->fast = malloc (sizeof (*s->fast) * s->nfast);
+        if (!s->fast) {
+            ns_error_set (err, ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (int i = 0; i < s->nfast; i++)
+            s->fast[i] = (struct failkey){ (uint64_t)i << 32, UINT64_MAX,
+                                           UINT64_MAX };
+    }
     s->resv_head = -1;
     s->bf_head = -1;
     s->stats.first_submit = -1;
@@ -234,10 +296,18 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->jobs);
     free (s->heap);
     free (s->queue);
+    free (s->qtasks);
+    free (s->qest);
+    free (s->bmin_nt);
+    free (s->bmin_est);
+    free (s->qlive);
+    free (s->fast);
     free (s->byest);
     free (s->byest_end);
     free (s->rlog);
     free (s->hmark);
+    free (s->avoid);
+    free (s->outside);
     ns_placement_destroy (s->pl);
     ns_placement_destroy (s->pl_resv);
     ns_cluster_destroy (s->c);
@@ -254,7 +324,17 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
     /* jobs[] and queue[] grow together (every job is queued once). */
     int qcap = s->jobcap;
     if (ns_grow (&s->queue, &qcap, s->njobs + 1, sizeof (*s->queue), 1024) < 0
-        || ns_grow (&s->jobs, &s->jobcap, qcap, sizeof (*s->jobs), 1024) < 0)
+        || ns_grow (&s->jobs, &s->jobcap, qcap, sizeof (*s->jobs), 1024) < 0
+        || ns_grow (&s->qtasks, &s->qtcap, s->jobcap, sizeof (*s->qtasks),
+                    1024) < 0
+        || ns_grow (&s->qest, &s->qecap, s->jobcap, sizeof (*s->qest),
+                    1024) < 0
+        || ns_grow (&s->bmin_nt, &s->bntcap, s->jobcap / QBLOCK + 1,
+                    sizeof (*s->bmin_nt), 64) < 0
+        || ns_grow (&s->bmin_est, &s->bestcap, s->jobcap / QBLOCK + 1,
+                    sizeof (*s->bmin_est), 64) < 0
+        || ns_grow (&s->qlive, &s->blivecap, s->jobcap / QBLOCK + 1,
+                    sizeof (*s->qlive), 64) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
@@ -471,8 +551,14 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     jb->nshares = pl->n;
     jb->flags = pl->flags;
     jb->cores = 0;
-    for (int i = 0; i < pl->n; i++)
+    jb->held = 0;
+    for (int i = 0; i < pl->n; i++) {
         jb->cores += pl->shares[i].cores;
+        jb->held += pl->flags & NS_JOB_CLOSES_NODES
+                        ? ns_node_cores (s->c, pl->shares[i].node)
+                        : pl->shares[i].cores;
+    }
+    s->held += jb->held;
     for (int i = 0; i < pl->n; i++) {
         int nt = ns_node_ngoverned (s->c, pl->shares[i].node);
         if (nt > s->stats.max_cotenants)
@@ -493,6 +579,10 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     if (byest_insert (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    /* Pushed after the end event: at the same instant the end wins. */
+    if (s->conf.overrun == NS_OVERRUN_KILL && jb->in.req_time > 0
+        && heap_push (s, s->now + jb->in.req_time, EV_LIMIT, j, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     return 0;
 }
@@ -520,6 +610,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     if (ns_cluster_remove_job (s->c, (uint64_t)j, err) < 0)
         return -1;
     byest_remove (s, j);
+    s->held -= jb->held;
     jb->out.state = NS_SJ_DONE;
     jb->out.end = s->now;
     if (jb->in.req_time > 0 && s->now - jb->out.start > jb->in.req_time + EPS)
@@ -557,17 +648,25 @@ static int64_t free_cores (const ns_sim_t *s)
     return ns_cluster_total_cores (s->c) - ns_cluster_used_cores (s->c);
 }
 
-static struct failkey *fail_slot (ns_sim_t *s, int j)
+/* The failure record of a request of ntasks tasks of job j (whose record
+ * is only read when the program matters). */
+static struct failkey *fail_lookup (ns_sim_t *s, int j, int ntasks)
 {
-    const struct sj *jb = &s->jobs[j];
-    uint64_t key = (uint64_t)jb->in.ntasks << 32;
+    if (ntasks < s->nfast)
+        return &s->fast[ntasks];
+    uint64_t key = (uint64_t)ntasks << 32;
     if (s->program_matters)
-        key |= (uint32_t)(jb->in.program + 2);
+        key |= (uint32_t)(s->jobs[j].in.program + 2);
     uint64_t h = key * 0x9e3779b97f4a7c15ULL;
     struct failkey *f = &s->failed[h >> 55];  /* 512 slots */
     if (f->key != key)
         *f = (struct failkey){ key, UINT64_MAX, UINT64_MAX };
     return f;
+}
+
+static struct failkey *fail_slot (ns_sim_t *s, int j)
+{
+    return fail_lookup (s, j, s->jobs[j].in.ntasks);
 }
 
 static void remember_short (ns_sim_t *s, int width, int slot)
@@ -638,8 +737,12 @@ enum {
 
 /* Decide for job j into s->pl: a D_* value.
  * Within one cluster state a failed decision is not repeated: neither for
- * the same job nor for another job the policy cannot tell apart. */
-static int decide (ns_sim_t *s, int j, ns_error_t *err)
+ * the same job nor for another job the policy cannot tell apart.
+ * allowed (may be NULL) restricts the nodes: the caches of failed
+ * decisions then still reject (fewer nodes cannot help), but a failure is
+ * not recorded (it says nothing of the unrestricted decision). */
+static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
+                   ns_error_t *err)
 {
     ns_request_t r;
     struct sj *jb = &s->jobs[j];
@@ -658,6 +761,7 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
     fill_request (s, j, &r);
     if (f && (still_fails (s, jb, &r) || dominated (s, jb, &r)))
         return D_WAIT;
+    r.allowed = allowed;
     if (ns_place (s->c, &s->conf.policy, s->conf.model, s->conf.progs, &r,
                   s->pl, err) < 0)
         return D_ERROR;
@@ -665,7 +769,7 @@ static int decide (ns_sim_t *s, int j, ns_error_t *err)
         return D_PLACED;
     if (s->pl->verdict == NS_NEVER)
         return D_NEVER;
-    if (f) {
+    if (f && !allowed) {
         f->version = s->release_version;
         /* Packing fails for want of cores, not of admissible nodes: the
          * release log cannot tell more than the free-core count does. */
@@ -716,7 +820,11 @@ const ns_share_t *ns_sim_job_shares (const ns_sim_t *s, int i, int *n)
 
 int ns_sim_queued (const ns_sim_t *s)
 {
-    return s->qend - s->qstart;
+    /* live positions of [qstart, qend): the bits of qlive */
+    int n = 0;
+    for (int b = s->qstart / QBLOCK; b * QBLOCK < s->qend; b++)
+        n += __builtin_popcountll (s->qlive[b]);
+    return n;
 }
 
 int ns_sim_live (const ns_sim_t *s)
@@ -724,12 +832,41 @@ int ns_sim_live (const ns_sim_t *s)
     return s->njobs - s->done;
 }
 
+/* The block key of a live queue entry (see bmin_nt). */
+static int qkey (const ns_sim_t *s, int pos)
+{
+    return s->qtasks[pos] > ns_cluster_total_cores (s->c) ? 0
+                                                          : s->qtasks[pos];
+}
+
+static void block_update (ns_sim_t *s, int b)
+{
+    int mn = INT_MAX;
+    double me = INFINITY;
+    int from = b * QBLOCK, to = from + QBLOCK < s->qend ? from + QBLOCK
+                                                       : s->qend;
+    for (int p = from; p < to; p++) {
+        if (s->qtasks[p] < 0)
+            continue;
+        int k = qkey (s, p);
+        if (k < mn)
+            mn = k;
+        if (s->qest[p] < me)
+            me = s->qest[p];
+    }
+    s->bmin_nt[b] = mn;
+    s->bmin_est[b] = me;
+}
+
+/* Leave a tombstone at pos; the head moves past tombstones. */
 static void queue_remove (ns_sim_t *s, int pos)
 {
-    /* Shift the (short) prefix right: removal near the head is O(pos). */
-    memmove (&s->queue[s->qstart + 1], &s->queue[s->qstart],
-             sizeof (int) * (pos - s->qstart));
-    s->qstart++;
+    s->queue[pos] = -1;
+    s->qtasks[pos] = -1;
+    s->qlive[pos / QBLOCK] &= ~(1ULL << (pos % QBLOCK));
+    block_update (s, pos / QBLOCK);
+    while (s->qstart < s->qend && s->qtasks[s->qstart] < 0)
+        s->qstart++;
 }
 
 static void drop_never (ns_sim_t *s, int j)
@@ -740,7 +877,11 @@ static void drop_never (ns_sim_t *s, int j)
 
 /* Reservation of the queue head (see the file comment): the earliest
  * estimated end after which the policy places it, releasing running jobs
- * in order of estimated end (ns_place_after), and the nodes it gets. */
+ * in order of estimated end (ns_place_after), and the nodes it gets.
+ * Those nodes are taken among the ones busy now first (the nodes free now
+ * are avoided), so the free nodes stay available to backfill: on
+ * identical exclusive nodes the free nodes outside the reservation are
+ * then exactly min(free, extra) of textbook EASY (design.md section 5). */
 static int reserve (ns_sim_t *s, int head, ns_error_t *err)
 {
     if (s->resv_head == head && s->resv_version == s->cluster_version)
@@ -749,8 +890,15 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     s->resv_version = s->cluster_version;
     s->resv_id++;
     s->shadow = INFINITY;
+    int nn = s->conf.nnodes;
+    memset (s->avoid, 0, nn);
+    for (int n = ns_cluster_next_empty (s->c, 0); n >= 0;
+         n = ns_cluster_next_empty (s->c, n + 1))
+        s->avoid[n] = 1;
+    memset (s->outside, 1, nn);
     ns_request_t req;
     fill_request (s, head, &req);
+    req.avoid = s->avoid;
     int k = ns_place_after (s->c, &s->conf.policy, s->conf.model,
                             s->conf.progs, &req, s->byest, s->byest_end,
                             s->nbyest, s->pl, err);
@@ -759,8 +907,10 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     if (k > 0) {
         double end = s->byest_end[k - 1];
         s->shadow = end > s->now ? end : s->now;
-        for (int i = 0; i < s->pl->n; i++)
+        for (int i = 0; i < s->pl->n; i++) {
             s->hmark[s->pl->shares[i].node] = s->resv_id;
+            s->outside[s->pl->shares[i].node] = 0;
+        }
     }
     return 0;
 }
@@ -785,7 +935,10 @@ static int ensure_reserved (ns_sim_t *s, int head, ns_error_t *err)
 
 /* A cheap lower bound of the head's reservation: the estimated end at
  * which enough cores in total are free.  The policy may need more (its
- * shape wants particular nodes), never less. */
+ * shape wants particular nodes), never less.  It stays a lower bound
+ * after backfill starts: a job ending by it gives its cores back by then,
+ * and a later one keeps off the reserved nodes, so the shadow time does
+ * not move. */
 static double shadow_bound (const ns_sim_t *s, int head)
 {
     int64_t free = free_cores (s), need = s->jobs[head].in.ntasks;
@@ -800,10 +953,46 @@ static double shadow_bound (const ns_sim_t *s, int head)
     return INFINITY;
 }
 
+/* A request of nt tasks failed in this state (see monotone). */
+static void note_failed (ns_sim_t *s, int nt)
+{
+    if (s->fmin_version != s->release_version || nt < s->fmin) {
+        s->fmin_version = s->release_version;
+        s->fmin = nt;
+    }
+}
+
+/* Start the candidate at queue position pos with the placement in s->pl. */
+static int backfill_start (ns_sim_t *s, int j, int pos, int64_t *room,
+                           ns_error_t *err)
+{
+    if (start_job (s, j, s->pl, err) < 0)
+        return -1;
+    queue_remove (s, pos);
+    *room = free_cores (s);
+    if (s->closes && (int64_t)ns_cluster_nempty (s->c)
+                             * ns_cluster_max_cores (s->c) < *room)
+        *room = (int64_t)ns_cluster_nempty (s->c)
+                * ns_cluster_max_cores (s->c);
+    return 0;
+}
+
+/* One backfill pass behind a head that cannot start (textbook EASY):
+ * every candidate in queue order that fits the free nodes now starts if
+ * it is estimated to end by the shadow time (anywhere), or else if it
+ * fits the free nodes outside the head's reservation (it is steered
+ * there).  A candidate ending by the shadow time gives its nodes back
+ * before the head needs them, but the reservation is then recomputed
+ * (it prefers nodes busy now, which the candidate's nodes now are) and
+ * may have moved: the candidates refused for the reserved nodes before
+ * it are examined again, up to where the scan reached.  A start never
+ * makes a refused decision possible otherwise (it only takes cores and
+ * adds tenants), and on identical exclusive nodes not even then (the
+ * free and extra counts only fall), so the scan equals the textbook one.
+ */
 static int backfill (ns_sim_t *s, ns_error_t *err)
 {
     int head = s->queue[s->qstart];
-    int reserved = 0;
     double bound = -1;      /* shadow_bound (), computed on first need */
     int examined = 0;
     int pos = s->qstart + 1;
@@ -818,67 +1007,159 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
         examined = s->bf_examined;
     }
     uint64_t version = s->cluster_version;
-    for (; pos < s->qend && examined < s->conf.bf_depth && free_cores (s) > 0;
-         pos++, examined++) {
-        int j = s->queue[pos];
-        if (s->jobs[j].in.ntasks > free_cores (s)
-            && s->jobs[j].in.ntasks <= ns_cluster_total_cores (s->c))
-            continue;       /* no policy places it now (decide () too) */
-        double end = s->now + est_runtime (&s->jobs[j]);
-        struct failkey *f = s->cacheable ? fail_slot (s, j) : NULL;
-        /* Same policy-visible request, same state: same nodes, which
-         * touched the reservation; only a short enough job may go. */
-        if (f && f->touch_version == s->cluster_version) {
-            if (!reserved && ensure_reserved (s, head, err) < 0)
-                return -1;
-            reserved = 1;
-            if (end > s->shadow + EPS)
+    int limit = -1;         /* rescans stop here (where the scan reached) */
+    int rescan;
+    int64_t total = ns_cluster_total_cores (s->c);
+    int maxc = ns_cluster_max_cores (s->c);
+    /* What can start now, in tasks: the free cores, and under a policy
+     * that holds whole nodes the cores of the empty nodes (an upper
+     * bound).  Updated after every start. */
+    int64_t room = free_cores (s);
+    if (s->closes && (int64_t)ns_cluster_nempty (s->c) * maxc < room)
+        room = (int64_t)ns_cluster_nempty (s->c) * maxc;
+    /* Whole blocks of the queue are jumped over when no job in them can
+     * start (only when the whole queue is scanned: with a depth, every
+     * job looked at counts). */
+    int jump = s->conf.bf_depth == INT_MAX;
+    do {
+        int refused = 0;    /* a candidate was refused for the reserved
+                               nodes in this scan */
+        rescan = 0;
+        for (; (limit < 0 ? pos < s->qend && examined < s->conf.bf_depth
+                          : pos < limit)
+               && room > 0;
+             pos++) {
+            if (pos % QBLOCK == 0 && !s->qlive[pos / QBLOCK]) {
+                pos += QBLOCK - 1;
+                continue;   /* tombstones only */
+            }
+            if (jump && pos % QBLOCK == 0) {
+                /* A job can start only with at most `fits` tasks (room;
+                 * under a monotone policy the failures too), and, if it
+                 * would fit only on the reserved nodes (monotone: at
+                 * least tmin tasks), if it is short. */
+                int64_t fits = room;
+                if (s->monotone && s->fmin_version == s->release_version
+                    && s->fmin - 1 < fits)
+                    fits = s->fmin - 1;
+                int64_t outside = fits;
+                double lim = INFINITY;
+                if (s->monotone && s->tmin_resv == s->resv_id
+                    && s->resv_head == head
+                    && s->resv_version == s->cluster_version) {
+                    if (s->tmin - 1 < outside)
+                        outside = s->tmin - 1;
+                    lim = s->shadow - s->now + EPS;
+                }
+                int b = pos / QBLOCK;
+                if (s->bmin_nt[b] > fits
+                    || (s->bmin_nt[b] > outside && s->bmin_est[b] > lim)) {
+                    pos += QBLOCK - 1;
+                    continue;
+                }
+            }
+            /* to the next queued job (tombstones are not looked at) */
+            uint64_t live = s->qlive[pos / QBLOCK] >> (pos % QBLOCK);
+            if (!(live & 1)) {
+                if (live)
+                    pos += __builtin_ctzll (live) - 1;
+                else
+                    pos |= QBLOCK - 1;
                 continue;
-        }
-        int d = decide (s, j, err);
-        if (d == D_ERROR)
-            return -1;
-        if (d == D_NEVER) {
-            drop_never (s, j);
-            queue_remove (s, pos);
-            continue;
-        }
-        if (d == D_WAIT)
-            continue;
-        /* A job ending before even the earliest possible reservation can
-         * start without computing it.  Starting it does not change the
-         * reservation computed later in this pass: it is released before
-         * the shadow time in the estimate. */
-        if (!reserved && bound < 0)
-            bound = shadow_bound (s, head);
-        if (!reserved && end <= bound + EPS) {
-            if (start_job (s, j, s->pl, err) < 0)
+            }
+            int nt = s->qtasks[pos];
+            examined++;
+            if (nt > room && nt <= total)
+                continue;   /* no policy places it now (decide () too) */
+            int j = s->queue[pos];
+            struct failkey *f = s->cacheable ? fail_lookup (s, j, nt) : NULL;
+            if (f && f->version == s->release_version) {
+                note_failed (s, nt);
+                continue;   /* failed in this state: decide () says so */
+            }
+            double end = s->now + s->qest[pos];
+            /* Same policy-visible request, same state: it fits only on
+             * the reserved nodes; only a short enough job may go. */
+            if (f && f->touch_version == s->cluster_version) {
+                if (ensure_reserved (s, head, err) < 0)
+                    return -1;
+                if (end > s->shadow + EPS) {
+                    refused = 1;
+                    continue;
+                }
+            }
+            int d = decide (s, j, NULL, err);
+            if (d == D_ERROR)
                 return -1;
-            queue_remove (s, pos);
-            continue;
+            if (d == D_NEVER) {
+                drop_never (s, j);
+                queue_remove (s, pos);
+                continue;
+            }
+            if (d == D_WAIT) {
+                note_failed (s, nt);
+                continue;
+            }
+            /* A job ending by even the earliest possible reservation
+             * starts without computing it. */
+            if (bound < 0)
+                bound = shadow_bound (s, head);
+            if (end > bound + EPS) {
+                if (ensure_reserved (s, head, err) < 0)
+                    return -1;
+            }
+            if (end <= bound + EPS || end <= s->shadow + EPS) {
+                if (backfill_start (s, j, pos, &room, err) < 0)
+                    return -1;
+                /* The reservation is recomputed when next needed (the
+                 * cluster version moved): look at the refused again. */
+                if (refused)
+                    rescan = 1;
+                continue;
+            }
+            if (touches_reservation (s, s->pl)) {
+                /* Steer it to the free nodes outside the reservation. */
+                d = decide (s, j, s->outside, err);
+                if (d == D_ERROR)
+                    return -1;
+                if (d != D_PLACED) {
+                    if (f)
+                        f->touch_version = s->cluster_version;
+                    if (s->tmin_resv != s->resv_id || nt < s->tmin) {
+                        s->tmin_resv = s->resv_id;
+                        s->tmin = nt;
+                    }
+                    refused = 1;
+                    continue;
+                }
+            }
+            if (backfill_start (s, j, pos, &room, err) < 0)
+                return -1;
+            /* It keeps off the reserved nodes and ends after the shadow
+             * time: the reservation stays valid.  Keep the cache. */
+            s->resv_version = s->cluster_version;
         }
-        /* The reservation is only needed once something could start. */
-        if (!reserved && ensure_reserved (s, head, err) < 0)
-            return -1;
-        reserved = 1;
-        if (end > s->shadow + EPS && touches_reservation (s, s->pl)) {
-            if (f)
-                f->touch_version = s->cluster_version;
-            continue;
+        if (pos > s->qend)
+            pos = s->qend;  /* a jump went past the end: jobs queued later
+                               start there */
+        if (rescan) {
+            if (limit < 0) {
+                /* the first scan's end, for the next pass to resume */
+                s->bf_pos = pos;
+                s->bf_examined = examined;
+            }
+            limit = limit < 0 ? pos : limit;
+            pos = s->qstart + 1;
         }
-        if (start_job (s, j, s->pl, err) < 0)
-            return -1;
-        queue_remove (s, pos);
-        /* The reservation stays valid: the job ends before the shadow
-         * time or keeps off the reserved nodes.  Keep the cache. */
-        s->resv_version = s->cluster_version;
+    } while (rescan);
+    if (limit < 0) {
+        s->bf_pos = pos;
+        s->bf_examined = examined;
     }
     /* A start in this pass may have moved the nodes an earlier refused
      * job would get: then the next pass looks at all of them again. */
     s->bf_head = version == s->cluster_version ? head : -1;
     s->bf_version = s->cluster_version;
-    s->bf_pos = pos;
-    s->bf_examined = examined;
     return 0;
 }
 
@@ -886,12 +1167,12 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
 {
     while (s->qstart < s->qend) {
         int head = s->queue[s->qstart];
-        int d = decide (s, head, err);
+        int d = decide (s, head, NULL, err);
         if (d == D_ERROR)
             return -1;
         if (d == D_WAIT)
             break;
-        s->qstart++;
+        queue_remove (s, s->qstart);
         if (d == D_NEVER)
             drop_never (s, head);
         else if (start_job (s, head, s->pl, err) < 0)
@@ -905,7 +1186,18 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
 static void enqueue (ns_sim_t *s, int j)
 {
     /* Every job is queued once, so qend <= njobs <= the queue's size. */
-    s->queue[s->qend++] = j;
+    int pos = s->qend++;
+    s->qtasks[pos] = s->jobs[j].in.ntasks;
+    s->qest[pos] = est_runtime (&s->jobs[j]);
+    s->queue[pos] = j;
+    int b = pos / QBLOCK, k = qkey (s, pos);
+    if (pos % QBLOCK == 0)
+        s->qlive[b] = 0;
+    s->qlive[b] |= 1ULL << (pos % QBLOCK);
+    if (pos % QBLOCK == 0 || k < s->bmin_nt[b])
+        s->bmin_nt[b] = k;
+    if (pos % QBLOCK == 0 || s->qest[pos] < s->bmin_est[b])
+        s->bmin_est[b] = s->qest[pos];
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)
         s->stats.first_submit = s->now;
@@ -917,6 +1209,7 @@ static void account_usage (ns_sim_t *s, double t)
         return;
     int64_t used = ns_cluster_used_cores (s->c);
     s->stats.busy_core_seconds += (double)used * (t - s->now);
+    s->stats.held_core_seconds += (double)s->held * (t - s->now);
     if (s->usage_fn)
         s->usage_fn (s->now, t, used, s->usage_arg);
 }
@@ -932,17 +1225,35 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
         }
         account_usage (s, t);
         s->now = t;
+        /* Only a submit, an end or a kill calls for a scheduling pass: a
+         * stale event (an end moved by a rate change, the limit of a job
+         * that ended) changes nothing, and a pass then would give EASY
+         * extra scheduling instants that no real event caused. */
+        int changed = 0;
         while (s->nheap > 0 && s->heap[0].t <= t + EPS) {
             struct ev e = heap_pop (s);
-            if (e.type == EV_SUBMIT)
+            if (e.type == EV_SUBMIT) {
                 enqueue (s, e.job);
+                changed = 1;
+            }
+            else if (e.type == EV_LIMIT) {
+                /* Still running at its requested time: killed. */
+                if (s->jobs[e.job].out.state == NS_SJ_RUNNING) {
+                    s->jobs[e.job].out.killed = 1;
+                    s->stats.killed++;
+                    if (finish_job (s, e.job, err) < 0)
+                        return -1;
+                    changed = 1;
+                }
+            }
             else if (e.version == s->jobs[e.job].version
                      && s->jobs[e.job].out.state == NS_SJ_RUNNING) {
                 if (finish_job (s, e.job, err) < 0)
                     return -1;
+                changed = 1;
             }
         }
-        if (schedule (s, err) < 0)
+        if (changed && schedule (s, err) < 0)
             return -1;
         if (s->pass_fn && s->pass_fn (s, s->pass_arg, err) < 0)
             return -1;

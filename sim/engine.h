@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine.h - discrete-event replay of jobs through model/'s placement
  *
- * Events: submit, end, and rate change (a co-tenant arrives or leaves, so
- * a running job's projected end moves).  Queue order FCFS; EASY
+ * Events: submit, end, time limit, and rate change (a co-tenant arrives or
+ * leaves, so a running job's projected end moves).  Queue order FCFS; EASY
  * backfilling lets a job jump ahead when it does not delay the queue
  * head's reservation, computed from requested times (design.md section 5).
- * At one instant, ends are processed before submits, then one scheduling
- * pass: a job ending at t frees its nodes for a job starting at t.
+ * At one instant, ends are processed before time limits and submits, then
+ * one scheduling pass: a job ending at t frees its nodes for a job starting
+ * at t.
  *
  * A job's work is its trace runtime; it advances at the model's progress
  * rate (ns_job_rate: spread speedup / worst co-tenant slowdown), recomputed
@@ -27,6 +28,14 @@ typedef enum {
     NS_BACKFILL_NONE = 0,
     NS_BACKFILL_EASY,
 } ns_backfill_t;
+
+/* A job still running at its requested time (wall clock since its start):
+ * killed there, as Slurm does with OverTimeLimit=0 (the default), or left
+ * to run to the end of its work.  Jobs without a requested time run on. */
+typedef enum {
+    NS_OVERRUN_KILL = 0,
+    NS_OVERRUN_RUN,
+} ns_overrun_t;
 
 typedef struct {
     uint64_t id;          /* trace job number (for reports) */
@@ -55,12 +64,17 @@ typedef struct {
     int shared;           /* 1 if it ever had a co-tenant */
     int striped;
     int over_limit;       /* ran longer than its requested time */
+    int killed;           /* killed at its requested time (overrun kill)
+                             before its work was done */
 } ns_simresult_t;
 
 typedef struct {
     ns_policy_t policy;
     ns_backfill_t backfill;
-    int bf_depth;         /* queued jobs examined per pass (default 100) */
+    int bf_depth;         /* queued jobs behind the head examined per
+                             pass; <= 0: all of them (textbook EASY, the
+                             default); N mimics Slurm's bf_max_job_test */
+    ns_overrun_t overrun; /* default (0): kill at the requested time */
     int nnodes;
     int cores;
     const ns_interf_t *model;
@@ -129,7 +143,13 @@ typedef struct {
                                  governed job of the same program runs */
     int64_t max_cotenants;    /* largest count of governed tenants seen on
                                  a node (packed jobs do not count) */
-    double busy_core_seconds; /* integral of used cores over time */
+    double busy_core_seconds; /* integral of used cores over time: the
+                                 cores the jobs' tasks use */
+    double held_core_seconds; /* integral of the cores the policy holds
+                                 for jobs: whole nodes for a job that
+                                 closes its nodes (exclusive, spread),
+                                 else the cores allocated */
+    int64_t killed;           /* jobs killed at their requested time */
     double first_submit;
     double last_end;
     int64_t invariant_checks; /* ns_cluster_check calls (check mode) */
@@ -141,7 +161,7 @@ const ns_simstats_t *ns_sim_stats (const ns_sim_t *sim);
 void ns_sim_set_checking (ns_sim_t *sim, int on);
 
 /* Utilisation timeline: callback with (t0, t1, used cores) for every
- * interval of constant usage (SVG charts). */
+ * interval of constant usage (SVG charts); used counts tasks' cores. */
 typedef void (*ns_sim_usage_f) (double t0, double t1, int64_t used,
                                 void *arg);
 void ns_sim_set_usage_hook (ns_sim_t *sim, ns_sim_usage_f fn, void *arg);

@@ -47,6 +47,7 @@ int ns_metrics_compute (const ns_sim_t *sim, double window, ns_metrics_t *out)
         return -1;
     double sum_wait = 0, sum_resp = 0, sum_bsld = 0, work = 0;
     int64_t done = 0, shared = 0, over = 0, never = 0, unfinished = 0;
+    int64_t killed = 0;
     for (int i = 0; i < n; i++) {
         const ns_simjob_t *j = ns_sim_job (sim, i);
         const ns_simresult_t *r = ns_sim_result (sim, i);
@@ -68,6 +69,7 @@ int ns_metrics_compute (const ns_sim_t *sim, double window, ns_metrics_t *out)
         work += j->runtime * j->ntasks;
         shared += r->shared;
         over += r->over_limit;
+        killed += r->killed;
     }
     qsort (waits, done, sizeof (double), cmp_double);
     double span = window > 0 ? window : st->last_end - st->first_submit;
@@ -81,6 +83,9 @@ int ns_metrics_compute (const ns_sim_t *sim, double window, ns_metrics_t *out)
     out->utilization = st->busy_core_seconds / (cores * span);
     if (out->utilization > 1.0 && out->utilization < 1.0 + 1e-9)
         out->utilization = 1.0;
+    out->utilization_held = st->held_core_seconds / (cores * span);
+    if (out->utilization_held > 1.0 && out->utilization_held < 1.0 + 1e-9)
+        out->utilization_held = 1.0;
     out->jobs_per_h = done / span * 3600.0;
     out->work_per_h = work / span; /* core-hours per hour */
     out->throughput_ratio = NAN;
@@ -92,6 +97,7 @@ int ns_metrics_compute (const ns_sim_t *sim, double window, ns_metrics_t *out)
     out->shared_fraction = done ? (double)shared / done : 0;
     out->twin_pairs = st->twin_pairs;
     out->over_limit = over;
+    out->killed = killed;
     out->max_cotenants = st->max_cotenants;
     free (waits);
     return 0;
@@ -172,22 +178,24 @@ static void fmt_ratio (char *buf, size_t len, double r)
 void ns_report_table (FILE *f, const ns_metrics_t *m, int n)
 {
     int closed = n > 0 && m[0].load >= 0;
-    fprintf (f, "%-16s %s%8s %10s %6s %7s %10s %10s %8s %7s %6s %6s\n",
-             "policy", closed ? "  load " : "", "jobs", "makespan_h", "util",
-             "thr", "wait_s", "p95wait_s", "bsld", "shared", "twins",
-             "over");
+    fprintf (f, "%-16s %s%8s %10s %6s %6s %7s %10s %10s %8s %7s %6s %6s "
+             "%6s\n",
+             "policy", closed ? "  load " : "", "jobs", "makespan_h", "held",
+             "used", "thr", "wait_s", "p95wait_s", "bsld", "shared", "twins",
+             "over", "killed");
     for (int i = 0; i < n; i++) {
         char ratio[16], load[16] = "";
         fmt_ratio (ratio, sizeof (ratio), m[i].throughput_ratio);
         if (closed)
             snprintf (load, sizeof (load), "%5.2f  ", m[i].load);
-        fprintf (f, "%-16s %s%8lld %10.1f %6.3f %7s %10.0f %10.0f %8.2f "
-                 "%6.1f%% %6lld %6lld\n",
+        fprintf (f, "%-16s %s%8lld %10.1f %6.3f %6.3f %7s %10.0f %10.0f "
+                 "%8.2f %6.1f%% %6lld %6lld %6lld\n",
                  m[i].policy, load, (long long)m[i].jobs,
-                 m[i].makespan_s / 3600.0, m[i].utilization, ratio,
-                 m[i].mean_wait_s, m[i].p95_wait_s, m[i].mean_bsld,
-                 100.0 * m[i].shared_fraction, (long long)m[i].twin_pairs,
-                 (long long)m[i].over_limit);
+                 m[i].makespan_s / 3600.0, m[i].utilization_held,
+                 m[i].utilization, ratio, m[i].mean_wait_s, m[i].p95_wait_s,
+                 m[i].mean_bsld, 100.0 * m[i].shared_fraction,
+                 (long long)m[i].twin_pairs, (long long)m[i].over_limit,
+                 (long long)m[i].killed);
     }
 }
 
@@ -195,7 +203,7 @@ void ns_report_csv_header (FILE *f)
 {
     fprintf (f, "policy,job,program,procs,submit_s,start_s,end_s,wait_s,"
              "trace_runtime_s,runtime_s,requested_s,nodes,striped,shared,"
-             "over_limit,state,node_list,cotenants\n");
+             "over_limit,killed,state,node_list,cotenants\n");
 }
 
 static void csv_name (FILE *f, const char *s)
@@ -244,8 +252,8 @@ void ns_report_csv_rows (FILE *f, const ns_sim_t *sim, const char *policy,
             fprintf (f, "%.0f,", j->req_time);
         else
             fprintf (f, ",");
-        fprintf (f, "%d,%d,%d,%d,%s,", r->nodes, r->striped, r->shared,
-                 r->over_limit, states[r->state]);
+        fprintf (f, "%d,%d,%d,%d,%d,%s,", r->nodes, r->striped, r->shared,
+                 r->over_limit, r->killed, states[r->state]);
         /* node_list: index:cores;...  cotenants: programs at its start */
         int ns;
         const ns_share_t *sh = ns_sim_job_shares (sim, i, &ns);

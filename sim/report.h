@@ -6,7 +6,9 @@
  * its ratio to a baseline policy (pack or exclusive), mean/median/p95
  * wait, mean response, mean bounded slowdown (runtime floor 10 s), share
  * of jobs that ran with a co-tenant, twin pairings, jobs over their
- * requested time.
+ * requested time (--overrun run) or killed at it (--overrun kill).
+ * Utilisation is two figures: what the policy holds for jobs (whole nodes
+ * under exclusive) and what the jobs' tasks use.
  */
 #ifndef NODESHARE_REPORT_H
 #define NODESHARE_REPORT_H
@@ -25,7 +27,11 @@ typedef struct {
     int64_t never;           /* could never fit the machine */
     int64_t unfinished;      /* still queued or running at the horizon */
     double makespan_s;
-    double utilization;
+    double utilization;      /* cores the jobs' tasks use (procs x time)
+                                over cores x makespan */
+    double utilization_held; /* cores the policy holds for jobs: whole
+                                nodes for exclusive/spread, else the
+                                cores allocated */
     double jobs_per_h;
     double work_per_h;       /* core-hours of trace runtime per hour */
     double throughput_ratio; /* work_per_h / the baseline's; NAN if none */
@@ -36,7 +42,8 @@ typedef struct {
     double mean_bsld;
     double shared_fraction;
     int64_t twin_pairs;
-    int64_t over_limit;
+    int64_t over_limit;      /* ran past their requested time (run) */
+    int64_t killed;          /* killed at their requested time (kill) */
     int64_t max_cotenants;
     double wall_s;           /* time the replay took */
     /* utilisation over time: share of cores used per bucket of

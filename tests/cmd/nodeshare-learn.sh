@@ -131,7 +131,7 @@ fi
 # Replayed from the sacct dump (job names P0..P3): mixed now shares.
 if "$sim" -q -c "$tmp/learned.json" -n 8 -C 24 --max-jobs 200 \
         -p pack,mixed "$tmp/mixed.txt" >"$tmp/sim.out" 2>&1 \
-   && awk '$1 == "mixed" && $9 + 0 > 50 { f = 1 } END { exit !f }' \
+   && awk '$1 == "mixed" && $10 + 0 > 50 { f = 1 } END { exit !f }' \
         "$tmp/sim.out" \
    && grep -q '"spread_speedup": 0.9,' "$tmp/learned.json" \
    && grep -q '"n":' "$tmp/learned.json" && grep -q '"se":' "$tmp/learned.json"; then

@@ -177,7 +177,7 @@ done
     >"$tmp/study.out" 2>&1
 cells=0 bad=""
 while read -r load pol want; do
-    got=$(awk -v p="$pol" -v l="$load" '$1 == p && $2 == l { print $6 }' \
+    got=$(awk -v p="$pol" -v l="$load" '$1 == p && $2 == l { print $7 }' \
           "$tmp/study.out")
     cells=$((cells + 1))
     if [ -z "$got" ] || ! awk -v g="$got" -v w="$want" \
@@ -197,7 +197,7 @@ fi
 # In the study's world (every job a whole node) stock packing places
 # exactly as exclusive does: same jobs, same throughput.
 "$sim" -q --closed 1,0.5 -p pack,exclusive >"$tmp/pe.out" 2>&1
-pe=$(awk '$1 == "pack" || $1 == "exclusive" { print $2, $3, $6 }' \
+pe=$(awk '$1 == "pack" || $1 == "exclusive" { print $2, $3, $7 }' \
      "$tmp/pe.out" | sort | uniq -c | awk '$1 == 2' | wc -l)
 if [ "$pe" = 2 ]; then
     pass "closed experiment: pack and exclusive give the same jobs and thr"
@@ -224,7 +224,7 @@ fi
 for mw in time:1.267 work:1.259 jobs:1.231; do
     mix=${mw%%:*} want=${mw#*:}
     got=$("$sim" -q --mix "$mix" --closed 0.5 -p exclusive,twins 2>&1 |
-          awk '$1 == "twins" { print $6 }')
+          awk '$1 == "twins" { print $7 }')
     if [ -n "$got" ] && awk -v g="$got" -v w="$want" \
             'BEGIN { d = g - w; exit !(d <= 0.002 && d >= -0.002) }'; then
         pass "--mix $mix: twins at load 0.5 gives $want (+-0.002): $got"

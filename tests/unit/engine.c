@@ -13,6 +13,7 @@
 static ns_sim_t *sim;
 
 static int64_t fallback_after = 0;     /* the policy default */
+static ns_overrun_t overrun = NS_OVERRUN_KILL;  /* the default */
 
 static void setup (int nodes, int cores, ns_policy_kind_t kind,
                    ns_backfill_t bf, const ns_interf_t *m)
@@ -23,6 +24,7 @@ static void setup (int nodes, int cores, ns_policy_kind_t kind,
     conf.policy.kind = kind;
     conf.policy.fallback_after = fallback_after;
     conf.backfill = bf;
+    conf.overrun = overrun;
     conf.nnodes = nodes;
     conf.cores = cores;
     conf.model = m;
@@ -216,14 +218,96 @@ int main (void)
     ok (!ns_sim_result (sim, 1)->striped, "twins-preference: J1 not striped");
     ns_interf_set_slowdown (m, 1, 1, 1.0, NULL);
 
-    /* 13. Over the requested time: LSD slowed past its 100 s request. */
+    /* 13. Over the requested time: LSD slowed past its 100 s request.
+     *     --overrun run: it runs on. */
+    overrun = NS_OVERRUN_RUN;
     setup (2, 24, NS_POLICY_MIXED, NS_BACKFILL_EASY, m);
     job (0, 0, 1000, 2000, 24, 1);
     job (1, 0, 140, 100, 24, 2);   /* alone 140/1.4 = 100; slowed: more */
     run ("over");
     ok (ns_sim_result (sim, 1)->over_limit, "over: LSD ran past its request");
     ok (!ns_sim_result (sim, 0)->over_limit, "over: LAM within its request");
+    ok (!ns_sim_result (sim, 1)->killed, "over: run, not killed");
+    is_int (ns_sim_stats (sim)->killed, 0, "over: nobody killed");
     ok (ns_sim_stats (sim)->invariant_checks > 0, "invariants were checked");
+    overrun = NS_OVERRUN_KILL;
+
+    /* 13b. The same under kill (the default): LSD is killed at 100 s of
+     *      wall clock, though slowed it has work left. */
+    setup (2, 24, NS_POLICY_MIXED, NS_BACKFILL_EASY, m);
+    job (0, 0, 1000, 2000, 24, 1);
+    job (1, 0, 140, 100, 24, 2);
+    run ("kill");
+    expect (1, 0, 100, "kill: LSD ends at its limit, 0..100");
+    ok (ns_sim_result (sim, 1)->killed, "kill: LSD killed");
+    ok (!ns_sim_result (sim, 1)->over_limit, "kill: not over its limit");
+    ok (!ns_sim_result (sim, 0)->killed, "kill: LAM ends its work");
+    is_int (ns_sim_stats (sim)->killed, 1, "kill: one job killed");
+
+    /* 13c. Kill frees the node for the queue: J0 asks 50 s and would run
+     *      100; J1 starts at 50 (kill) or 100 (run).  A job whose work
+     *      ends exactly at its limit is not killed (J1: 10 of 10). */
+    setup (1, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 100, 50, 1, 0);
+    job (1, 0, 10, 10, 1, 0);
+    run ("kill-frees");
+    expect (0, 0, 50, "kill-frees: J0 killed at 50");
+    expect (1, 50, 60, "kill-frees: J1 starts at 50");
+    ok (!ns_sim_result (sim, 1)->killed, "kill-frees: J1 ends on its own");
+    overrun = NS_OVERRUN_RUN;
+    setup (1, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 100, 50, 1, 0);
+    job (1, 0, 10, 10, 1, 0);
+    run ("run-on");
+    expect (0, 0, 100, "run-on: J0 runs its 100 s");
+    expect (1, 100, 110, "run-on: J1 waits for it");
+    overrun = NS_OVERRUN_KILL;
+
+    /* 14. Steering (KTH job 152): 4 nodes.  J0 holds nodes 0,1 until 100;
+     *     head J1 needs 3 and reserves nodes 0,1 (busy now) and 2.  Long
+     *     J2 (1 node, 500 s) does not end by 100: the lowest free node 2
+     *     is reserved, but node 3 is free outside the reservation, so it
+     *     starts there at once (before: refused until 100). */
+    setup (4, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 100, 100, 2, 0);
+    job (1, 1, 50, 50, 3, 0);
+    job (2, 1, 500, 500, 1, 0);
+    run ("steer");
+    expect (1, 100, 150, "steer: head J1 on time at 100");
+    expect (2, 1, 501, "steer: long J2 backfills on node 3 at once");
+
+    /* 15. The reservation takes the nodes busy now first: 5 nodes.  J0
+     *     (node 0) ends at 10; J1 holds nodes 1-3 until 100.  At 20 head
+     *     J2 needs 3: J1's nodes at 100.  Textbook EASY: extra = 2 + 3 - 3
+     *     = 2, so both long one-node jobs J3 and J4 start now, on the free
+     *     nodes 0 and 4.  Reserving the lowest nodes 0-2 would have left
+     *     only node 4. */
+    setup (5, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 10, 10, 1, 0);
+    job (1, 0, 100, 100, 3, 0);
+    job (2, 20, 50, 50, 3, 0);
+    job (3, 20, 1000, 1000, 1, 0);
+    job (4, 20, 1000, 1000, 1, 0);
+    run ("extra");
+    expect (2, 100, 150, "extra: head J2 on time at 100");
+    expect (3, 20, 1020, "extra: J3 starts at 20");
+    expect (4, 20, 1020, "extra: J4 starts at 20 too");
+
+    /* 16. Utilisation: exclusive holds the whole 4-core node for a 1-task
+     *     job; the task uses one core. */
+    setup (1, 4, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 100, 100, 1, 0);
+    run ("held");
+    ok (near (ns_sim_stats (sim)->busy_core_seconds, 100),
+        "held: 100 core-s used (%g)", ns_sim_stats (sim)->busy_core_seconds);
+    ok (near (ns_sim_stats (sim)->held_core_seconds, 400),
+        "held: 400 core-s held (%g)", ns_sim_stats (sim)->held_core_seconds);
+    setup (1, 4, NS_POLICY_PACK, NS_BACKFILL_EASY, NULL);
+    job (0, 0, 100, 100, 1, 0);
+    run ("held-pack");
+    ok (near (ns_sim_stats (sim)->held_core_seconds, 100),
+        "held: pack holds what it allocates (%g)",
+        ns_sim_stats (sim)->held_core_seconds);
 
     ns_interf_destroy (m);
     ns_sim_destroy (sim);

@@ -356,6 +356,34 @@ static void test_cotenants_allowed (void)
     is_str (place_req (&r), "1:12,2:12", "node 0 not allowed (down)");
 }
 
+/* avoid: a preference among empty nodes, never a refusal (the
+ * simulator's EASY reservation avoids the nodes free now). */
+static void test_avoid (void)
+{
+    unsigned char avoid[5] = { 1, 1, 0, 0, 1 };
+    ns_request_t r;
+    setup (5, 4, NS_POLICY_EXCLUSIVE);
+    ns_request_init (&r, 1, ABQ, 8);
+    r.avoid = avoid;
+    is_str (place_req (&r), "2:4,3:4", "avoid: 2 nodes on the unmarked 2,3");
+    ns_request_init (&r, 2, ABQ, 8);
+    r.avoid = avoid;
+    is_str (place_req (&r), "0:4,1:4",
+            "avoid: then the marked ones, lowest first");
+    ns_request_init (&r, 3, ABQ, 8);
+    r.avoid = avoid;
+    is_str (place_req (&r), "wait:resources",
+            "avoid: one marked node left, two needed: waits");
+    setup (5, 4, NS_POLICY_EXCLUSIVE);
+    ns_request_init (&r, 4, ABQ, 12);
+    r.avoid = avoid;
+    is_str (place_req (&r), "0:4,2:4,3:4",
+            "avoid: 3 nodes: both unmarked and the lowest marked");
+    setup (5, 4, NS_POLICY_EXCLUSIVE);
+    ns_request_init (&r, 5, ABQ, 8);
+    is_str (place_req (&r), "0:4,1:4", "no avoid: the lowest nodes");
+}
+
 static void test_fallback_seed (void)
 {
     setup (3, 24, NS_POLICY_TWINS);
@@ -809,6 +837,7 @@ int main (void)
     test_exclusive_spread ();
     test_explicit ();
     test_cotenants_allowed ();
+    test_avoid ();
     test_fallback_seed ();
     test_pack ();
     test_small_jobs ();
