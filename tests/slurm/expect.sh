@@ -1,0 +1,233 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/slurm/expect.sh - Slurm's own testsuite/expect, stock vs nodeshare (TAP)
+#
+# Runs a list of Slurm 22.05's own regression tests (testsuite/expect of
+# the configured Slurm source, the tree scripts/slurm-source.sh fetches)
+# twice: on a loopback cluster of 4 nodes x 24 cores with stock
+# select/cons_tres, and on the same cluster with select/cons_tres_nodeshare.
+# Per test it compares
+#   - the result (pass, fail, skip, timeout), and
+#   - the node counts of every allocation the test made (the multiset of
+#     NodeCnt of its jobs, from JobCompType=jobcomp/filetxt).
+# One TAP point per test: ok when both agree, or when the difference is
+# listed in tests/slurm/expect-differences.txt with its reason.  A test
+# whose results differ is run once more on both sides (fresh clusters)
+# before it counts as a difference: the machine is shared and some tests
+# are timing-sensitive.
+#
+# The tests: tests/slurm/expect-tests.txt (one id per line, with why it
+# was chosen; the excluded tests and the reason for each are listed there
+# too).  nodeshare's side runs with tests/slurm/expect-nodeshare.json:
+# every program counts as gaining from striping (default_speedup 1.2), so
+# the policy governs every job it can, not only those of known programs.
+#
+# Each side uses a private copy of testsuite/expect with a generated
+# globals.local (Debian's binaries in /usr, the harness's SLURM_CONF).  In
+# the copy, check_config_select accepts select/cons_tres_nodeshare where a
+# test asks for select/cons_tres: nodeshare is cons_tres with a placement
+# policy in front, and without this such tests would skip on one side only.
+#
+# Skips when not root, when Slurm or expect is not installed, when the
+# select plugin was not built, or when the Slurm source has no
+# testsuite/expect.
+# Env: NS_EXPECT_TESTS="test1.1 test1.2" runs some tests only;
+# NS_EXPECT_TIMEOUT seconds per test (default 60); NS_SLURM_SOURCE the
+# Slurm source tree (default: SLURM_SOURCE of the build's Makefile);
+# NS_EXPECT_KEEP=1 keeps the logs (they are kept anyway when a test point
+# fails).  Logs: $scratch/SIDE.ROUND/logs/TEST.log.
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+. "$top_srcdir/tests/slurm/lib.sh"
+
+ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
+command -v expect >/dev/null 2>&1 ||
+    tap_skip_all "expect not installed (apt-get install expect)"
+plugin=$top_builddir/select/.libs/select_cons_tres_nodeshare.so
+mkdir_tool=$top_builddir/cmd/nodeshare-plugindir
+[ -f "$plugin" ] ||
+    tap_skip_all "select plugin not built (configure --with-slurm-source=DIR|auto)"
+[ -x "$mkdir_tool" ] || tap_skip_all "$mkdir_tool not built"
+src=${NS_SLURM_SOURCE:-}
+if [ -z "$src" ] && [ -f "$top_builddir/Makefile" ]; then
+    src=$(sed -n 's/^SLURM_SOURCE = //p' "$top_builddir/Makefile")
+fi
+[ -n "$src" ] && [ -f "$src/testsuite/expect/globals" ] ||
+    tap_skip_all "no Slurm source with testsuite/expect (configure --with-slurm-source=DIR; or NS_SLURM_SOURCE)"
+
+list_file=$top_srcdir/tests/slurm/expect-tests.txt
+diff_file=$top_srcdir/tests/slurm/expect-differences.txt
+config_file=$top_srcdir/tests/slurm/expect-nodeshare.json
+tmo=${NS_EXPECT_TIMEOUT:-60}
+if [ -n "${NS_EXPECT_TESTS:-}" ]; then
+    tests=$NS_EXPECT_TESTS
+else
+    tests=$(sed -e 's/#.*//' "$list_file" | awk 'NF { print $1 }')
+fi
+for t in $tests; do
+    [ -f "$src/testsuite/expect/$t" ] ||
+        { echo "Bail out! $list_file: $t: no such test in $src/testsuite/expect"; exit 1; }
+done
+
+scratch=$(mktemp -d /tmp/nsexpect.XXXXXX) || exit 1
+chmod 755 "$scratch"
+cleanup () {
+    if [ "$_ns_tap_failed" -gt 0 ] || [ -n "${NS_EXPECT_KEEP:-}" ]; then
+        echo "# logs kept in $scratch"
+    else
+        rm -rf "$scratch"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+"$mkdir_tool" --quiet --plugin "$plugin" "$scratch/plugins" ||
+    { echo "Bail out! nodeshare-plugindir failed"; exit 1; }
+
+# NodeCnt of the jobcomp lines after line SKIP, sorted: "1 1 2".
+nodecounts () {   # FILE SKIP
+    [ -f "$1" ] || return 0
+    tail -n +"$(($2 + 1))" "$1" | sed -n 's/.* NodeCnt=\([0-9]*\) .*/\1/p' |
+        sort -n | tr '\n' ' ' | sed 's/ $//'
+}
+
+lines_of () {
+    if [ -f "$1" ]; then wc -l <"$1" | tr -d ' '; else echo 0; fi
+}
+
+# run_side SIDE ROUND TEST...: one cluster, the tests in order; writes
+# $scratch/SIDE.ROUND/results: "TEST RESULT SECONDS NODECOUNTS..." lines.
+# Runs in a subshell: lib.sh keeps one cluster per shell.
+run_side () (
+    side=$1 round=$2
+    shift 2
+    dir=$scratch/$side.$round
+    mkdir -p "$dir/logs"
+    NS_CLUSTER_DIR=$dir/cluster
+    NS_SLURM_CONF_EXTRA="JobCompType=jobcomp/filetxt
+JobCompLoc=$dir/jobcomp.txt"
+    NS_SLURM_DEBUG=verbose
+    export NS_CLUSTER_DIR NS_SLURM_CONF_EXTRA NS_SLURM_DEBUG
+    if [ "$side" = nodeshare ]; then
+        NS_PLUGINDIR=$scratch/plugins
+        NS_SELECTTYPE=select/cons_tres_nodeshare
+        export NS_PLUGINDIR NS_SELECTTYPE
+        mkdir -p "$NS_CLUSTER_DIR"
+        cp "$config_file" "$NS_CLUSTER_DIR/nodeshare.json" || exit 1
+    fi
+    ns_cluster_start 4 24 >"$dir/start.out" 2>&1 || {
+        cat "$dir/start.out" | sed 's/^/# /'; exit 1; }
+    trap 'ns_cluster_stop >/dev/null 2>&1' EXIT
+
+    # A private copy of the testsuite: the tests write into it.
+    cp -R "$src/testsuite/expect" "$dir/ts" || exit 1
+    sed -i 's|if {\$select_type eq "select/\$type"} {|if {$select_type eq "select/$type" \|\| $select_type eq "select/${type}_nodeshare"} {|' \
+        "$dir/ts/globals"
+    grep -q 'select/${type}_nodeshare' "$dir/ts/globals" ||
+        { echo "# cannot patch check_config_select in $dir/ts/globals"; exit 1; }
+    cat >"$dir/globals.local" <<EOF
+# generated by tests/slurm/expect.sh
+set slurm_dir "/usr"
+set build_dir "$src"
+set src_dir "$src"
+set testsuite_shared_dir "$dir/ts"
+set testsuite_colorize false
+set testsuite_cleanup_on_failure false
+set max_job_delay 30
+EOF
+    SLURM_LOCAL_GLOBALS_FILE=$dir/globals.local
+    SLURM_TESTSUITE_CONF=$dir/no-testsuite.conf
+    export SLURM_LOCAL_GLOBALS_FILE SLURM_TESTSUITE_CONF
+    : >"$dir/results"
+    for t in "$@"; do
+        before=$(lines_of "$dir/jobcomp.txt")
+        t0=$(date +%s)
+        (cd "$dir/ts" && timeout -k 10 "$tmo" expect "./$t" \
+            </dev/null >"$dir/logs/$t.log" 2>&1)
+        rc=$?
+        t1=$(date +%s)
+        case $rc in
+            0) res=pass ;;
+            124|137) res=timeout ;;
+            255) res=skip ;;
+            *) res=fail ;;
+        esac
+        # Whatever the test left behind goes before the next one starts,
+        # and its jobs' completion records are written.
+        scancel --user=root >/dev/null 2>&1
+        ns_wait_all_idle 60 >>"$dir/logs/$t.log" 2>&1 ||
+            echo "# $side: $t: the cluster did not become idle in 60 s" >&2
+        echo "$t $res $((t1 - t0)) $(nodecounts "$dir/jobcomp.txt" "$before")" \
+            >>"$dir/results"
+    done
+    scancel --user=root >/dev/null 2>&1
+    ns_cluster_stop >/dev/null 2>&1
+    trap - EXIT
+)
+
+result_of () {   # SIDE ROUND TEST -> "RESULT NODECOUNTS"
+    awk -v t="$3" '$1 == t { $1 = ""; $3 = ""; gsub(/ +/, " "); sub(/^ /, ""); sub(/ $/, ""); print; exit }' \
+        "$scratch/$1.$2/results" 2>/dev/null
+}
+
+seconds_of () {   # SIDE ROUND TEST
+    awk -v t="$3" '$1 == t { print $3; exit }' "$scratch/$1.$2/results" 2>/dev/null
+}
+
+listed () {   # TEST -> the reason, if the difference is allowed
+    sed -e 's/#.*//' "$diff_file" | awk -v t="$1" '$1 == t { $1 = ""; sub(/^ +/, ""); print; exit }'
+}
+
+t_start=$(date +%s)
+# shellcheck disable=SC2086
+run_side stock 1 $tests
+tap_ok $? "stock cons_tres cluster ran $(echo $tests | wc -w) tests"
+# shellcheck disable=SC2086
+run_side nodeshare 1 $tests
+tap_ok $? "nodeshare cluster ran $(echo $tests | wc -w) tests"
+
+again=""
+for t in $tests; do
+    [ "$(result_of stock 1 "$t")" = "$(result_of nodeshare 1 "$t")" ] ||
+        again="$again $t"
+done
+if [ -n "$again" ]; then
+    tap_diag "differing in round 1, run again on both sides:$again"
+    # shellcheck disable=SC2086
+    run_side stock 2 $again
+    # shellcheck disable=SC2086
+    run_side nodeshare 2 $again
+fi
+t_end=$(date +%s)
+
+same=0 differ=0 allowed=0
+for t in $tests; do
+    s=$(result_of stock 1 "$t")
+    n=$(result_of nodeshare 1 "$t")
+    round=1
+    if [ "$s" != "$n" ]; then
+        s2=$(result_of stock 2 "$t")
+        n2=$(result_of nodeshare 2 "$t")
+        tap_diag "$t round 1: stock [$s] nodeshare [$n]; round 2: stock [$s2] nodeshare [$n2]"
+        s=$s2 n=$n2 round=2
+    fi
+    why=$(listed "$t")
+    if [ "$s" = "$n" ]; then
+        same=$((same + 1))
+        tap_ok 0 "$t: $s ($(seconds_of stock $round "$t")+$(seconds_of nodeshare $round "$t") s)"
+        [ -n "$why" ] && tap_diag "  $t is listed in expect-differences.txt but did not differ: $why"
+    elif [ -n "$why" ]; then
+        allowed=$((allowed + 1))
+        tap_ok 0 "$t: stock [$s] nodeshare [$n]: listed: $why"
+    else
+        differ=$((differ + 1))
+        tap_ok 1 "$t: stock [$s] nodeshare [$n]"
+        tap_diag "  logs: $scratch/stock.$round/logs/$t.log $scratch/nodeshare.$round/logs/$t.log"
+    fi
+done
+tap_diag "$same tests alike, $allowed listed differences, $differ unexplained differences; $((t_end - t_start)) s for both sides"
+for side in stock nodeshare; do
+    tap_diag "$side: $(awk '{ print $2 }' "$scratch/$side.1/results" 2>/dev/null | sort | uniq -c | awk '{ printf "%s %s, ", $1, $2 }' | sed 's/, $//')"
+done
+tap_done
