@@ -13,12 +13,11 @@
 #     JobCompType=jobcomp/filetxt; striping changes the node count only).
 # One TAP point per test: ok when both agree, or when nodeshare's outcome
 # is the one listed for the test in tests/slurm/expect-differences.txt,
-# with its reason.  A test
-# whose results differ is run once more on both sides (fresh clusters)
-# before it counts as a difference (unless nodeshare's outcome is the
-# listed one); it counts when no run of stock agrees with a run of
-# nodeshare: the machine is shared and some tests are timing-sensitive
-# (a job cancelled just before or just after it started).
+# with its reason.  A test whose results differ otherwise is run once
+# more on both sides (fresh clusters); it counts as a difference only when
+# no run of stock agrees with a run of nodeshare: the machine is shared
+# and some tests are timing-sensitive (a job cancelled just before or
+# just after it started).
 #
 # The tests: tests/slurm/expect-tests.txt (one id per line, with why it
 # was chosen; the excluded tests and the reason for each are listed there
