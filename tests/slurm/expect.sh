@@ -1,0 +1,290 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/slurm/expect.sh - Slurm's own testsuite/expect, stock vs nodeshare (TAP)
+#
+# Runs a list of Slurm 22.05's own regression tests (testsuite/expect of
+# the configured Slurm source, the tree scripts/slurm-source.sh fetches)
+# twice: on a loopback cluster of 4 nodes x 24 cores with stock
+# select/cons_tres, and on the same cluster with select/cons_tres_nodeshare.
+# Per test it compares
+#   - the result (pass, fail, skip, timeout), and
+#   - the node and CPU counts of every allocation the test made (the
+#     multiset of NodeCnt:ProcCnt of its jobs, from
+#     JobCompType=jobcomp/filetxt; striping changes the node count only).
+# One TAP point per test: ok when both agree, or when nodeshare's outcome
+# is the one listed for the test in tests/slurm/expect-differences.txt,
+# with its reason.  A test whose results differ otherwise is run once
+# more on both sides (fresh clusters); it counts as a difference only when
+# no run of stock agrees with a run of nodeshare: the machine is shared
+# and some tests are timing-sensitive (a job cancelled just before or
+# just after it started).
+#
+# The tests: tests/slurm/expect-tests.txt (one id per line, with why it
+# was chosen; the excluded tests and the reason for each are listed there
+# too).  nodeshare's side runs with tests/slurm/expect-nodeshare.json:
+# every program counts as gaining from striping (default_speedup 1.2), so
+# the policy governs every job it can, not only those of known programs.
+#
+# Each side uses a private copy of testsuite/expect with a generated
+# globals.local (Debian's binaries in /usr, the harness's SLURM_CONF).  In
+# the copy, check_config_select accepts select/cons_tres_nodeshare where a
+# test asks for select/cons_tres: nodeshare is cons_tres with a placement
+# policy in front, and without this such tests would skip on one side only.
+#
+# Skips when not root, when Slurm or expect is not installed, when the
+# select plugin was not built, or when the Slurm source has no
+# testsuite/expect.
+# Env: NS_EXPECT_TESTS="test1.1 test1.2" runs some tests only;
+# NS_EXPECT_TIMEOUT seconds per test (default 60); NS_SLURM_SOURCE the
+# Slurm source tree (default: SLURM_SOURCE of the build's Makefile);
+# NS_EXPECT_LIST, NS_EXPECT_DIFFERENCES: other list and differences files;
+# NS_EXPECT_KEEP=1 keeps the logs (they are kept anyway when a test point
+# fails).  Logs: $scratch/SIDE.ROUND/logs/TEST.log.
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+. "$top_srcdir/tests/slurm/lib.sh"
+
+ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
+command -v expect >/dev/null 2>&1 ||
+    tap_skip_all "expect not installed (apt-get install expect)"
+plugin=$top_builddir/select/.libs/select_cons_tres_nodeshare.so
+mkdir_tool=$top_builddir/cmd/nodeshare-plugindir
+[ -f "$plugin" ] ||
+    tap_skip_all "select plugin not built (configure --with-slurm-source=DIR|auto)"
+[ -x "$mkdir_tool" ] || tap_skip_all "$mkdir_tool not built"
+src=${NS_SLURM_SOURCE:-}
+if [ -z "$src" ] && [ -f "$top_builddir/Makefile" ]; then
+    src=$(sed -n 's/^SLURM_SOURCE = //p' "$top_builddir/Makefile")
+fi
+[ -n "$src" ] && [ -f "$src/testsuite/expect/globals" ] ||
+    tap_skip_all "no Slurm source with testsuite/expect (configure --with-slurm-source=DIR; or NS_SLURM_SOURCE)"
+
+list_file=${NS_EXPECT_LIST:-$top_srcdir/tests/slurm/expect-tests.txt}
+diff_file=${NS_EXPECT_DIFFERENCES:-$top_srcdir/tests/slurm/expect-differences.txt}
+config_file=$top_srcdir/tests/slurm/expect-nodeshare.json
+tmo=${NS_EXPECT_TIMEOUT:-60}
+if [ -n "${NS_EXPECT_TESTS:-}" ]; then
+    tests=$NS_EXPECT_TESTS
+else
+    tests=$(sed -e 's/#.*//' "$list_file" | awk 'NF { print $1 }')
+fi
+for t in $tests; do
+    [ -f "$src/testsuite/expect/$t" ] && continue
+    if [ -n "${NS_EXPECT_TESTS:-}" ]; then
+        where="NS_EXPECT_TESTS"
+    else
+        where="$list_file:$(grep -n "^$t\([ 	#]\|\$\)" "$list_file" | head -1 | cut -d: -f1)"
+    fi
+    echo "Bail out! $where: $t: no such test in $src/testsuite/expect"
+    exit 1
+done
+# expect-differences.txt: "TEST KIND RESULT NODECOUNTS... | REASON",
+# KIND policy or BUG.
+bad=$(sed -e 's/#.*//' "$diff_file" | awk '
+    NF && !($1 ~ /^test[0-9]+\.[0-9]+$/ && ($2 == "policy" || $2 == "BUG") &&
+            $3 ~ /^(pass|fail|skip|timeout)$/ && index($0, "|") > 0) {
+        print NR ": expected TEST policy|BUG RESULT NODECOUNTS... | REASON, got: " $0; exit }')
+[ -z "$bad" ] || { echo "Bail out! $diff_file:$bad"; exit 1; }
+
+scratch=$(mktemp -d /tmp/nsexpect.XXXXXX) || exit 1
+chmod 755 "$scratch"
+cleanup () {
+    if [ "$_ns_tap_failed" -gt 0 ] || [ -n "${NS_EXPECT_KEEP:-}" ]; then
+        echo "# logs kept in $scratch"
+    else
+        rm -rf "$scratch"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+"$mkdir_tool" --quiet --plugin "$plugin" "$scratch/plugins" ||
+    { echo "Bail out! nodeshare-plugindir failed"; exit 1; }
+
+# NodeCnt:ProcCnt of the jobcomp lines after line SKIP, sorted, repeats
+# counted: "1:1x2 2:24" (two jobs of 1 node and 1 CPU, one of 2 and 24).
+nodecounts () {   # FILE SKIP
+    [ -f "$1" ] || return 0
+    tail -n +"$(($2 + 1))" "$1" |
+        sed -n 's/.* NodeCnt=\([0-9]*\) ProcCnt=\([0-9]*\) .*/\1:\2/p' |
+        sort -t: -k1,1n -k2,2n | uniq -c |
+        awk '{ printf "%s%s%s", (NR > 1 ? " " : ""), $2, ($1 > 1 ? "x" $1 : "") }'
+}
+
+lines_of () {
+    if [ -f "$1" ]; then wc -l <"$1" | tr -d ' '; else echo 0; fi
+}
+
+# run_side SIDE ROUND TEST...: one cluster, the tests in order; writes
+# $scratch/SIDE.ROUND/results: "TEST RESULT SECONDS NODECOUNTS..." lines.
+# Runs in a subshell: lib.sh keeps one cluster per shell.
+run_side () (
+    side=$1 round=$2
+    shift 2
+    dir=$scratch/$side.$round
+    mkdir -p "$dir/logs"
+    NS_CLUSTER_DIR=$dir/cluster
+    NS_SLURM_CONF_EXTRA="JobCompType=jobcomp/filetxt
+JobCompLoc=$dir/jobcomp.txt"
+    NS_SLURM_DEBUG=verbose
+    export NS_CLUSTER_DIR NS_SLURM_CONF_EXTRA NS_SLURM_DEBUG
+    if [ "$side" = nodeshare ]; then
+        NS_PLUGINDIR=$scratch/plugins
+        NS_SELECTTYPE=select/cons_tres_nodeshare
+        export NS_PLUGINDIR NS_SELECTTYPE
+        mkdir -p "$NS_CLUSTER_DIR"
+        cp "$config_file" "$NS_CLUSTER_DIR/nodeshare.json" || exit 1
+    fi
+    ns_cluster_start 4 24 >"$dir/start.out" 2>&1 || {
+        sed 's/^/# /' "$dir/start.out"; exit 1; }
+    trap 'ns_cluster_stop >/dev/null 2>&1' EXIT
+
+    # A private copy of the testsuite: the tests write into it.
+    cp -R "$src/testsuite/expect" "$dir/ts" || exit 1
+    sed -i 's|if {\$select_type eq "select/\$type"} {|if {$select_type eq "select/$type" \|\| $select_type eq "select/${type}_nodeshare"} {|' \
+        "$dir/ts/globals"
+    grep -q 'select/${type}_nodeshare' "$dir/ts/globals" ||
+        { echo "# cannot patch check_config_select in $dir/ts/globals"; exit 1; }
+    cat >"$dir/globals.local" <<EOF
+# generated by tests/slurm/expect.sh
+set slurm_dir "/usr"
+set build_dir "$src"
+set src_dir "$src"
+set testsuite_shared_dir "$dir/ts"
+set testsuite_colorize false
+set testsuite_cleanup_on_failure false
+set max_job_delay 30
+EOF
+    SLURM_LOCAL_GLOBALS_FILE=$dir/globals.local
+    SLURM_TESTSUITE_CONF=$dir/no-testsuite.conf
+    export SLURM_LOCAL_GLOBALS_FILE SLURM_TESTSUITE_CONF
+    : >"$dir/results"
+    for t in "$@"; do
+        before=$(lines_of "$dir/jobcomp.txt")
+        t0=$(date +%s)
+        (cd "$dir/ts" && timeout -k 10 "$tmo" expect "./$t" \
+            </dev/null >"$dir/logs/$t.log" 2>&1)
+        rc=$?
+        t1=$(date +%s)
+        case $rc in
+            0) res=pass ;;
+            124|137) res=timeout ;;
+            255) res=skip ;;
+            *) res=fail ;;
+        esac
+        # Whatever the test left behind goes before the next one starts,
+        # and its jobs' completion records are written.
+        scancel --user=root >/dev/null 2>&1
+        ns_wait_all_idle 60 >>"$dir/logs/$t.log" 2>&1 ||
+            echo "# $side: $t: the cluster did not become idle in 60 s" >&2
+        echo "$t $res $((t1 - t0)) $(nodecounts "$dir/jobcomp.txt" "$before")" \
+            >>"$dir/results"
+    done
+    scancel --user=root >/dev/null 2>&1
+    # What nodeshare decided (its info lines), for the summary.
+    grep -h 'nodeshare: ' "$NS_CLUSTER_DIR/slurmctld.log" >"$dir/decisions" 2>/dev/null
+    ns_cluster_stop >/dev/null 2>&1
+    trap - EXIT
+)
+
+result_of () {   # SIDE ROUND TEST -> "RESULT NODECOUNTS"
+    awk -v t="$3" '$1 == t { $1 = ""; $3 = ""; gsub(/ +/, " "); sub(/^ /, ""); sub(/ $/, ""); print; exit }' \
+        "$scratch/$1.$2/results" 2>/dev/null
+}
+
+seconds_of () {   # SIDE ROUND TEST
+    awk -v t="$3" '$1 == t { print $3; exit }' "$scratch/$1.$2/results" 2>/dev/null
+}
+
+# expect-differences.txt: "TEST KIND RESULT NODECOUNTS... | REASON".
+listed_outcome () {   # TEST -> "RESULT NODECOUNTS" listed for nodeshare
+    sed -e 's/#.*//' "$diff_file" |
+        awk -v t="$1" '$1 == t { sub(/\|.*/, ""); $1 = ""; $2 = ""; gsub(/ +/, " ");
+                                 sub(/^ /, ""); sub(/ $/, ""); print; exit }'
+}
+listed_reason () {   # TEST -> "KIND: REASON"
+    sed -e 's/#.*//' "$diff_file" |
+        awk -v t="$1" '$1 == t { k = $2; sub(/^[^|]*\| */, ""); print k ": " $0; exit }'
+}
+
+tap_diag_lines () {
+    while IFS= read -r l; do tap_diag "$l"; done
+}
+
+t_start=$(date +%s)
+# shellcheck disable=SC2086
+run_side stock 1 $tests
+tap_ok $? "stock cons_tres cluster ran $(echo $tests | wc -w) tests"
+# shellcheck disable=SC2086
+run_side nodeshare 1 $tests
+tap_ok $? "nodeshare cluster ran $(echo $tests | wc -w) tests"
+
+again=""
+for t in $tests; do
+    n=$(result_of nodeshare 1 "$t")
+    [ "$(result_of stock 1 "$t")" = "$n" ] || [ "$(listed_outcome "$t")" = "$n" ] ||
+        again="$again $t"
+done
+if [ -n "$again" ]; then
+    tap_diag "differing in round 1, run again on both sides:$again"
+    # shellcheck disable=SC2086
+    run_side stock 2 $again
+    # shellcheck disable=SC2086
+    run_side nodeshare 2 $again
+fi
+t_end=$(date +%s)
+
+same=0 differ=0 allowed=0
+for t in $tests; do
+    s=$(result_of stock 1 "$t")
+    n=$(result_of nodeshare 1 "$t")
+    round=1
+    if [ "$s" != "$n" ] && case " $again " in *" $t "*) true ;; *) false ;; esac; then
+        s2=$(result_of stock 2 "$t")
+        n2=$(result_of nodeshare 2 "$t")
+        tap_diag "$t round 1: stock [$s] nodeshare [$n]; round 2: stock [$s2] nodeshare [$n2]"
+        # A timing flake (e.g. a job cancelled before or after it
+        # started: 0:0 or 1:1) differs in one run only: any run of stock
+        # agreeing with any run of nodeshare counts.
+        if [ "$s2" = "$n2" ] || [ "$s" = "$n2" ]; then
+            s=$n2 n=$n2
+        elif [ "$s2" = "$n" ]; then
+            s=$n
+        else
+            s=$s2 n=$n2
+        fi
+        round=2
+    fi
+    want=$(listed_outcome "$t")
+    why=$(listed_reason "$t")
+    if [ -z "$s" ] || [ -z "$n" ]; then   # a cluster died: no result line
+        differ=$((differ + 1))
+        tap_ok 1 "$t: no result (stock [$s] nodeshare [$n])"
+    elif [ "$s" = "$n" ]; then
+        same=$((same + 1))
+        tap_ok 0 "$t: $s ($(seconds_of stock $round "$t")+$(seconds_of nodeshare $round "$t") s)"
+        [ -n "$want" ] && tap_diag "  $t is listed in expect-differences.txt but did not differ: $why"
+    elif [ -n "$want" ] && [ "$want" = "$n" ]; then
+        allowed=$((allowed + 1))
+        tap_ok 0 "$t: stock [$s] nodeshare [$n]: listed, $why"
+    elif [ -n "$want" ]; then
+        differ=$((differ + 1))
+        tap_ok 1 "$t: stock [$s] nodeshare [$n], listed as nodeshare [$want]"
+        tap_diag "  logs: $scratch/stock.$round/logs/$t.log $scratch/nodeshare.$round/logs/$t.log"
+    else
+        differ=$((differ + 1))
+        tap_ok 1 "$t: stock [$s] nodeshare [$n]"
+        tap_diag "  logs: $scratch/stock.$round/logs/$t.log $scratch/nodeshare.$round/logs/$t.log"
+    fi
+done
+tap_diag "$same tests alike, $allowed listed differences, $differ unexplained differences; $((t_end - t_start)) s for both sides"
+d=$scratch/nodeshare.1/decisions
+tap_diag "nodeshare's decisions: $(grep -c ' by stripe-' "$d" 2>/dev/null) striped," \
+    "$(grep -c 'as stock Slurm would' "$d" 2>/dev/null) placed as stock would," \
+    "$(grep -c 'as asked' "$d" 2>/dev/null) shapes placed as asked"
+grep ' by stripe-' "$d" 2>/dev/null | sed 's/.*nodeshare: /  /' | tap_diag_lines
+for side in stock nodeshare; do
+    tap_diag "$side: $(awk '{ print $2 }' "$scratch/$side.1/results" 2>/dev/null | sort | uniq -c | awk '{ printf "%s %s, ", $1, $2 }' | sed 's/, $//')"
+done
+tap_done
