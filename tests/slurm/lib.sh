@@ -236,7 +236,9 @@ _ns_port_used () {
 }
 
 # _ns_free_port: prints a free port in 10000-31999 (below the ephemeral
-# range) not used by any listener and not yet handed out in this cluster.
+# range) not used by any listener and not in $_ns_ports.  It runs in $(...),
+# a subshell, so the caller appends the port to $_ns_ports (before, two of
+# 200 nodes often got the same port: "Unable to bind listen port").
 _ns_free_port () {
     local try r
     try=0
@@ -245,7 +247,6 @@ _ns_free_port () {
         r=$((10000 + r % 22000))
         case " $_ns_ports " in *" $r "*) try=$((try + 1)); continue ;; esac
         if ! _ns_port_used "$r"; then
-            _ns_ports="$_ns_ports $r"
             echo "$r"
             return 0
         fi
@@ -346,6 +347,7 @@ _ns_write_conf () {   # NODES CORES
     fi
     _ns_ports=""
     ctlport=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+    _ns_ports="$_ns_ports $ctlport"   # $(...) is a subshell: remember here
     topo=""
     if [ $((cores % 2)) -eq 0 ]; then
         topo="Sockets=2 CoresPerSocket=$((cores / 2)) ThreadsPerCore=1"
@@ -399,6 +401,7 @@ EOF
         i=1
         while [ "$i" -le "$nodes" ]; do
             port=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+            _ns_ports="$_ns_ports $port"
             echo "NodeName=ns$i NodeAddr=127.0.0.1 NodeHostname=localhost Port=$port CPUs=$cores $topo RealMemory=${NS_REALMEMORY:-8000} State=UNKNOWN"
             i=$((i + 1))
         done
