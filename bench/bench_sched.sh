@@ -44,7 +44,10 @@
 # Knobs: NS_BENCH_NODES (16), NS_BENCH_QUEUED (500), NS_BENCH_SECONDS (20),
 # NS_BENCH_ROUNDS (5 per side), NS_BENCH_SETTLE (5 s before sdiag -r).
 # NS_BENCH_FULL=1 sets the defaults to 200 nodes, 5000 queued jobs,
-# 30 s per round (about 15 minutes on a 2-core machine: see README.md).
+# 30 s per round (about 11 minutes on a 2-core machine: see README.md).
+# NS_BENCH_AA=1 is the A/A' control: the "nodeshare" side runs the stock
+# select/cons_tres as well, so every ratio is noise; how far its median and
+# min-max stray from 1 is what the method cannot resolve.
 
 builddir=${1:-.}
 builddir=$(cd "$builddir" && pwd)
@@ -65,6 +68,9 @@ settle=${NS_BENCH_SETTLE:-5}
 plugin=$builddir/select/.libs/select_cons_tres_nodeshare.so
 mktool=$builddir/cmd/nodeshare-plugindir
 
+note () { echo "# $*" >&2; }
+now () { date +%s; }
+
 skip () {
     echo "sched_cycle_ratio skipped ($*)"
     echo "bf_cycle_ratio skipped ($*)"
@@ -74,6 +80,7 @@ for v in "$nodes" "$queued" "$seconds" "$rounds" "$settle"; do
     case "$v" in ''|*[!0-9]*) echo "bench_sched.sh: NS_BENCH_* must be whole numbers, got '$v'" >&2; exit 2 ;; esac
 done
 [ "$rounds" -ge 2 ] || { echo "bench_sched.sh: NS_BENCH_ROUNDS must be at least 2" >&2; exit 2; }
+[ -n "${NS_BENCH_AA:-}" ] && note "A/A' control: both sides run select/cons_tres"
 ns_cluster_can_run >/dev/null || skip "$(ns_cluster_can_run)"
 [ -f "$plugin" ] || skip "select plugin not built: configure --with-slurm-source"
 
@@ -89,9 +96,6 @@ done
 stock_dir=$(ns_slurm_plugindir) || skip "Slurm plugin dir not found"
 ns_dir=$scratch/plugins
 
-note () { echo "# $*" >&2; }
-now () { date +%s; }
-
 # sdiag_field SECTION FIELD: e.g. sdiag_field main "Mean cycle"
 sdiag_field () {
     sdiag 2>/dev/null | awk -v sec="$1" -v f="$2:" '
@@ -105,7 +109,7 @@ sdiag_field () {
 # hash differs on purpose, only slurmctld loads a select plugin that matters).
 use () {
     local type dir
-    if [ "$1" = stock ]; then type=select/cons_tres dir=$stock_dir
+    if [ "$1" = stock ] || [ -n "${NS_BENCH_AA:-}" ]; then type=select/cons_tres dir=$stock_dir
     else type=select/cons_tres_nodeshare dir=$ns_dir; fi
     sed -e "s|^SelectType=.*|SelectType=$type|" -e "s|^PluginDir=.*|PluginDir=$dir|" \
         "$NS_CLUSTER_DIR/slurm.conf" >"$NS_CLUSTER_DIR/slurm.conf.new" &&
@@ -197,10 +201,11 @@ while [ "$r" -le "$rounds" ]; do
         sleep "$seconds"
         m=$(sdiag_field main "Mean cycle") mc=$(sdiag_field main "Total cycles")
         b=$(sdiag_field bf "Mean cycle") bc=$(sdiag_field bf "Total cycles")
-        bd=$(sdiag_field bf "Depth Mean")
+        mx=$(sdiag_field main "Max cycle") md=$(sdiag_field main "Mean depth cycle")
+        bx=$(sdiag_field bf "Max cycle") bd=$(sdiag_field bf "Depth Mean")
         mem=$(ctld_mem)
         echo "$r $side ${m:-0} ${mc:-0} ${b:-0} ${bc:-0} $mem" >>"$scratch/rounds"
-        note "round $r $side: main ${m:-?} us x ${mc:-?} cycles, backfill ${b:-?} us x ${bc:-?} cycles (depth ${bd:-?}), slurmctld RSS/HWM $mem kB"
+        note "round $r $side: main mean ${m:-?} us max ${mx:-?} us x ${mc:-?} cycles (depth ${md:-?}), backfill mean ${b:-?} us max ${bx:-?} us x ${bc:-?} cycles (depth ${bd:-?}), slurmctld RSS/HWM $mem kB"
     done
     r=$((r + 1))
 done
@@ -217,7 +222,8 @@ nerr=$(printf '%s' "$errs" | grep -c .)
 [ "$nerr" -gt 0 ] && printf '%s\n' "$errs" | head -20 | sed 's/^/# slurmctld: /' >&2
 
 # Medians and min-max.  Rows: ROUND SIDE MAIN_US MAIN_N BF_US BF_N RSS HWM.
-awk -v nodes="$nodes" -v q="$queued" -v rounds="$rounds" -v nerr="$nerr" '
+awk -v nodes="$nodes" -v q="$queued" -v rounds="$rounds" -v nerr="$nerr" \
+    -v aa="${NS_BENCH_AA:+1}" '
 function sort(a, n,   i, j, t) {
     for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 }
@@ -253,7 +259,8 @@ END {
         line(pre[w] "_cycle_us_cons_tres", s, rounds, "%.0f", "us", " rounds")
         line(pre[w] "_cycle_us_nodeshare", ns, rounds, "%.0f", "us", " rounds")
         line(pre[w] "_cycle_ratio", ratio, rounds, "%.3f", "ratio",
-             sprintf(" rounds; %d jobs queued on %d nodes%s", q, nodes, w == 1 ? "; target <= 1.10" : ""))
+             sprintf(" rounds; %d jobs queued on %d nodes%s%s", q, nodes,
+                     w == 1 && !aa ? "; target <= 1.10" : "", aa ? "; A/A\047 control: both stock" : ""))
         line(pre[w] "_cycle_ratio_control", ctl, nc, "%.3f", "ratio", " pairs of consecutive rounds of one side")
     }
     for (r = 1; r <= rounds; r++) { a[r] = rss["s", r]; b2[r] = rss["n", r]; h1[r] = hwm["s", r]; h2[r] = hwm["n", r] }
