@@ -117,6 +117,9 @@
 # - mpi/pmix* log "can not load PMIx library" errors: harmless (MpiDefault
 #   is none).  The first slurmctld start logs missing state files: harmless.
 # - Several clusters can run at once (random ports, private munged).
+# - 200 nodes work (bench/bench_sched.sh NS_BENCH_FULL=1): they start in
+#   30-40 s (slurmd are started one after the other), each slurmd holds
+#   about 6 MB RSS (1.2 GB for 200); give NS_START_TIMEOUT 60 s or more.
 #
 # Typical scenario:
 #   . "$top_srcdir/tests/slurm/lib.sh"
