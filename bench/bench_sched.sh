@@ -189,13 +189,19 @@ mark=$(wc -l <"$NS_CLUSTER_DIR/slurmctld.log")
 
 # Rounds.
 : >"$scratch/rounds"
+prev=stock
 r=1
 while [ "$r" -le "$rounds" ]; do
     if [ $((r % 2)) -eq 1 ]; then order="stock ns"; else order="ns stock"; fi
     for side in $order; do
         use "$side" || skip "cannot rewrite slurm.conf"
+        m1=$(wc -l <"$NS_CLUSTER_DIR/slurmctld.log")
         ns_cluster_restart_ctld >&2 || skip "slurmctld did not start with the $side plugin"
         wait_ready $((60 + nodes)) || skip "slurmctld ($side) did not see the whole cluster again"
+        e=$(tail -n +"$((m1 + 1))" "$NS_CLUSTER_DIR/slurmctld.log" | grep 'error:' |
+            grep -Evc 'mpi/pmix|pmi/pmix|MPI: Cannot create context')
+        [ "$e" -gt 0 ] && note "round $r $side: $e error lines while slurmctld ($prev) stopped and ($side) started"
+        prev=$side
         sleep "$settle"
         sdiag -r >/dev/null 2>&1
         sleep "$seconds"
