@@ -155,9 +155,10 @@ printf '{ "identity": { "patterns": [ { "match": "lmp*", "program": "LAM" },
 t0=$(now)
 ns_cluster_start "$nodes" 24 >&2 || skip "the cluster did not start"
 t1=$(now)
-p=$(cat "$NS_CLUSTER_DIR"/slurmd.*.pid | tr '\n' ' ')
-note "$nodes slurmd up in $((t1 - t0)) s, $(cat $(printf '/proc/%s/status ' $p) 2>/dev/null |
-    awk '/^VmRSS:/ { s += $2; n++ } END { printf "%.1f MB RSS each, %.0f MB in all", s / n / 1024, s / 1024 }')"
+rss=$(for f in "$NS_CLUSTER_DIR"/slurmd.*.pid; do
+          awk '/^VmRSS:/ { print $2 }' "/proc/$(cat "$f")/status" 2>/dev/null
+      done | awk '{ s += $1; n++ } END { printf "%.1f MB RSS each, %.0f MB in all", s / n / 1024, s / 1024 }')
+note "$nodes slurmd up in $((t1 - t0)) s, $rss"
 mark0=$(wc -l <"$NS_CLUSTER_DIR/slurmctld.log")
 
 # sub I CORES MINUTES: job I of a program chosen by I's parity.
