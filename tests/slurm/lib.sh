@@ -137,6 +137,9 @@
 # - mpi/pmix* log "can not load PMIx library" errors: harmless (MpiDefault
 #   is none).  The first slurmctld start logs missing state files: harmless.
 # - Several clusters can run at once (random ports, private munged).
+# - 200 nodes work (bench/bench_sched.sh NS_BENCH_FULL=1): they start in
+#   30-40 s (slurmd are started one after the other), each slurmd holds
+#   about 6 MB RSS (1.2 GB for 200); give NS_START_TIMEOUT 60 s or more.
 #
 # Typical scenario:
 #   . "$top_srcdir/tests/slurm/lib.sh"
@@ -256,7 +259,9 @@ _ns_port_used () {
 }
 
 # _ns_free_port: prints a free port in 10000-31999 (below the ephemeral
-# range) not used by any listener and not yet handed out in this cluster.
+# range) not used by any listener and not in $_ns_ports.  It runs in $(...),
+# a subshell, so the caller appends the port to $_ns_ports (before, two of
+# 200 nodes often got the same port: "Unable to bind listen port").
 _ns_free_port () {
     local try r
     try=0
@@ -265,7 +270,6 @@ _ns_free_port () {
         r=$((10000 + r % 22000))
         case " $_ns_ports " in *" $r "*) try=$((try + 1)); continue ;; esac
         if ! _ns_port_used "$r"; then
-            _ns_ports="$_ns_ports $r"
             echo "$r"
             return 0
         fi
@@ -366,9 +370,12 @@ _ns_write_conf () {   # NODES CORES
     fi
     _ns_ports=""
     ctlport=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+    _ns_ports="$_ns_ports $ctlport"   # $(...) is a subshell: remember here
     if [ -n "${NS_ACCOUNTING:-}" ]; then
         _NS_DBD_PORT=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+        _ns_ports="$_ns_ports $_NS_DBD_PORT"
         _NS_DB_PORT=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+        _ns_ports="$_ns_ports $_NS_DB_PORT"
     fi
     topo=""
     if [ $((cores % 2)) -eq 0 ]; then
@@ -432,6 +439,7 @@ EOF
         i=1
         while [ "$i" -le "$nodes" ]; do
             port=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
+            _ns_ports="$_ns_ports $port"
             echo "NodeName=ns$i NodeAddr=127.0.0.1 NodeHostname=localhost Port=$port CPUs=$cores $topo RealMemory=${NS_REALMEMORY:-8000} State=UNKNOWN"
             i=$((i + 1))
         done

@@ -3,8 +3,10 @@
 # tests/slurm/smoke.sh - a real Slurm cluster on this machine works (TAP)
 #
 # Starts 4 nodes x 24 cores (stock select/cons_tres) with tests/slurm/lib.sh,
-# runs batch jobs and srun steps through it, and stops it.  Skips when not
-# root or when Slurm/munge are not installed.  Env: see lib.sh
+# runs batch jobs and srun steps through it, and stops it.  First it checks
+# that lib.sh's slurm.conf for 600 nodes gives every daemon its own port
+# (nothing started).  Skips when not root or when Slurm/munge are not
+# installed.  Env: see lib.sh
 # (NS_CLUSTER_KEEP=1 keeps the cluster directory).
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -14,6 +16,17 @@ ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
 
 trap 'ns_cluster_stop' EXIT
 trap 'exit 1' INT TERM HUP
+
+# Every daemon gets a port of its own, also in a large cluster: before,
+# two of 200 nodes often got the same one (nothing is started here; with
+# 600 nodes a port handed out twice would be all but certain).
+ports=$(mktemp -d /tmp/nsports.XXXXXX) || exit 1
+dup=$(NS_CLUSTER_DIR=$ports && _ns_write_conf 600 24 &&
+      grep -o 'Port=[0-9]*' "$ports/slurm.conf" | sort | uniq -d | tr '\n' ' ')
+tap_is "$dup" "" "slurm.conf of 600 nodes: no port twice"
+tap_is "$(grep -c '^NodeName=.* Port=[0-9]' "$ports/slurm.conf")" 600 \
+    "slurm.conf of 600 nodes: 600 NodeName lines with a port"
+rm -rf "$ports"
 
 ns_cluster_start 4 24
 tap_ok $? "cluster of 4 nodes x 24 cores starts" || tap_done
