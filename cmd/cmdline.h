@@ -10,6 +10,7 @@
 #define NODESHARE_CMDLINE_H
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 enum {
@@ -17,6 +18,16 @@ enum {
     NS_EXIT_FAIL = 1,
     NS_EXIT_USAGE = 2,
 };
+
+/* "PROG: message" on stderr in one write (programs that run threads may
+ * fail in several at once); returns -1 for `return die (...)`. */
+static inline int ns_cmd_vdie (const char *prog, const char *fmt, va_list ap)
+{
+    char msg[1024];
+    vsnprintf (msg, sizeof (msg), fmt, ap);
+    fprintf (stderr, "%s: %s\n", prog, msg);
+    return -1;
+}
 
 /* After getopt_long () returned ':' or '?' (with opterr = 0 and an
  * optstring starting with ':' or "+:"), say which option was wrong. */

@@ -67,9 +67,7 @@ static int die (const char *fmt, ...)
 {
     va_list ap;
     va_start (ap, fmt);
-    fprintf (stderr, PROG ": ");
-    vfprintf (stderr, fmt, ap);
-    fprintf (stderr, "\n");
+    ns_cmd_vdie (PROG, fmt, ap);
     va_end (ap);
     return -1;
 }

@@ -209,12 +209,10 @@ static int die (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 /* One write per message: policies may fail in several threads at once. */
 static int die (const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start (ap, fmt);
-    vsnprintf (msg, sizeof (msg), fmt, ap);
+    ns_cmd_vdie ("nodeshare-sim", fmt, ap);
     va_end (ap);
-    fprintf (stderr, "nodeshare-sim: %s\n", msg);
     return -1;
 }
 
