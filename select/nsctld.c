@@ -848,7 +848,9 @@ static void undo_shape (job_record_t *job, ns_jobinfo_t *ji)
     ji->applied = 0;
 }
 
-/* A striped job: width nodes, tpn tasks on each (design.md section 7).
+/* A striped job: width nodes, tpn tasks on each (design.md section 7);
+ * tpn 0 leaves the tasks per node to cons_tres (an uneven stripe, whose
+ * cores per node come from the cores it is left, uneven_exclude).
  * slurmctld resets min_nodes between calls, so this is redone on every
  * call. */
 static void apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
@@ -860,9 +862,11 @@ static void apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
     ji->orig_pn_min_cpus = d->pn_min_cpus;
     ji->orig_ntasks_per_node = d->ntasks_per_node;
     d->min_nodes = (uint32_t)width;
-    d->ntasks_per_node = (uint16_t)tpn;
-    if (d->pn_min_cpus < (uint32_t)(tpn * cpt))
-        d->pn_min_cpus = (uint32_t)(tpn * cpt);
+    if (tpn > 0) {
+        d->ntasks_per_node = (uint16_t)tpn;
+        if (d->pn_min_cpus < (uint32_t)(tpn * cpt))
+            d->pn_min_cpus = (uint32_t)(tpn * cpt);
+    }
     ji->set_min_nodes = d->min_nodes;
     ji->set_ntasks_per_node = d->ntasks_per_node;
     ji->set_pn_min_cpus = d->pn_min_cpus;
@@ -980,6 +984,116 @@ static int call_stock (const struct call *c, uint32_t min, uint32_t max,
                      c->preempt, c->exc);
 }
 
+/* Mark in used (a cluster core bitmap, cr_get_coremap_offset) the cores
+ * that the jobs holding resources have on the placement's nodes.  0, or
+ * -1 when a job's core layout does not match its node's. */
+static int used_cores (const ns_placement_t *pl, bitstr_t *used)
+{
+    if (!job_list)
+        return -1;
+    bitstr_t *ours = bit_alloc (node_record_count);
+    for (int i = 0; i < pl->n; i++)
+        if (pl->shares[i].node < node_record_count)
+            bit_set (ours, pl->shares[i].node);
+    int rc = 0;
+    ListIterator it = list_iterator_create (job_list);
+    job_record_t *job;
+    while (rc == 0 && (job = list_next (it))) {
+        job_resources_t *jr = job->job_resrcs;
+        if (!(IS_JOB_RUNNING (job) || IS_JOB_SUSPENDED (job)) || !jr
+            || !jr->node_bitmap || !jr->core_bitmap)
+            continue;
+        int last = bit_fls (jr->node_bitmap), k = 0;
+        for (int i = bit_ffs (jr->node_bitmap); i >= 0 && i <= last; i++) {
+            if (!bit_test (jr->node_bitmap, i))
+                continue;
+            int host = k++;
+            if (i >= node_record_count || !bit_test (ours, i))
+                continue;
+            uint16_t socks = 0, cps = 0;
+            int off = get_job_resources_offset (jr, host, 0, 0);
+            if (off < 0
+                || get_job_resources_cnt (jr, host, &socks, &cps)
+                       != SLURM_SUCCESS
+                || socks * cps != node_record_table_ptr[i]->tot_cores
+                || off + socks * cps > bit_size (jr->core_bitmap)) {
+                rc = -1;
+                break;
+            }
+            int base = (int)cr_get_coremap_offset (i);
+            for (int x = 0; x < socks * cps; x++)
+                if (bit_test (jr->core_bitmap, off + x))
+                    bit_set (used, base + x);
+        }
+    }
+    list_iterator_destroy (it);
+    FREE_NULL_BITMAP (ours);
+    return rc;
+}
+
+/* An uneven stripe (8+8+7+7 for 30 tasks): cons_tres asked for 8 tasks per
+ * node would hold 32 CPUs.  Instead it is left, on each of the
+ * placement's nodes, exactly the free cores of that node's share (the
+ * rest excluded, as a reservation excludes cores), socket by socket in
+ * turn as stock spreads a job over sockets; asked for the job's own task
+ * count on that many nodes, it then allocates the shares.  NULL when the
+ * free cores cannot be read (the caller falls back to tasks per node). */
+static bitstr_t *uneven_exclude (const struct call *c,
+                                 const ns_placement_t *pl)
+{
+    int total = (int)cr_get_coremap_offset (node_record_count);
+    if (total <= 0 || (c->exc && bit_size (c->exc) != total))
+        return NULL;
+    bitstr_t *used = bit_alloc (total);
+    if (used_cores (pl, used) < 0) {
+        FREE_NULL_BITMAP (used);
+        return NULL;
+    }
+    bitstr_t *exc = c->exc ? bit_copy (c->exc) : bit_alloc (total);
+    for (int j = 0; j < pl->n; j++) {
+        int i = pl->shares[j].node;
+        const node_record_t *node = i < node_record_count
+                                        ? node_record_table_ptr[i] : NULL;
+        if (!node || !node->tot_cores) {
+            FREE_NULL_BITMAP (exc);
+            break;
+        }
+        int base = (int)cr_get_coremap_offset (i);
+        int ncores = node->tot_cores;
+        int socks = node->tot_sockets > 0 ? node->tot_sockets : 1;
+        int cps = ncores / socks;
+        int tpc = node->tpc > 0 ? node->tpc : 1;
+        int want = (pl->shares[j].cores + tpc - 1) / tpc;
+        if (cps * socks != ncores) {
+            socks = 1;
+            cps = ncores;
+        }
+        for (int x = 0; x < ncores; x++) {
+            bool spec = node->node_spec_bitmap
+                        && !bit_test (node->node_spec_bitmap, x);
+            if (spec || bit_test (used, base + x))
+                bit_set (exc, base + x);
+        }
+        /* Keep `want` free cores, one socket after the other. */
+        for (int k = 0; k < cps; k++)
+            for (int s = 0; s < socks; s++) {
+                int x = s * cps + k;
+                if (bit_test (exc, base + x))
+                    continue;
+                if (want > 0)
+                    want--;
+                else
+                    bit_set (exc, base + x);
+            }
+        if (want > 0) {   /* fewer free cores than the model saw */
+            FREE_NULL_BITMAP (exc);
+            break;
+        }
+    }
+    FREE_NULL_BITMAP (used);
+    return exc;
+}
+
 /* Let cons_tres allocate on the placement's nodes, with the placement's
  * shape.  run_now: keep the shape when it succeeds (the job starts). */
 static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
@@ -994,17 +1108,44 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
     bit_and (c->bitmap, mask);
 
     uint32_t min = c->min_nodes, max = c->max_nodes, req = c->req_nodes;
+    int rc = SLURM_ERROR, done = 0;
     if (is_striped (pl)) {
-        /* The model's fullest node sets the tasks per node. */
-        int most = 0;
-        for (int i = 0; i < pl->n; i++)
+        int most = 0, least = INT_MAX;
+        for (int i = 0; i < pl->n; i++) {
             if (pl->shares[i].cores > most)
                 most = pl->shares[i].cores;
-        apply_shape (c->job, ji, pl->n, most / r->cpus_per_task,
-                     r->cpus_per_task);
+            if (pl->shares[i].cores < least)
+                least = pl->shares[i].cores;
+        }
         min = max = req = (uint32_t)pl->n;
+        bitstr_t *exc = run_now && least < most ? uneven_exclude (c, pl)
+                                                : NULL;
+        if (exc) {
+            struct call u = *c;
+            u.exc = exc;
+            apply_shape (c->job, ji, pl->n, 0, r->cpus_per_task);
+            rc = call_stock (&u, min, max, req);
+            done = rc == SLURM_SUCCESS;
+            if (!done) {
+                undo_shape (c->job, ji);
+                bit_copybits (c->bitmap, saved);
+                bit_and (c->bitmap, mask);
+                debug ("nodeshare: %pJ: cons_tres refused the uneven "
+                       "stripe's cores, asking for %d tasks per node",
+                       c->job, most / r->cpus_per_task);
+            }
+            FREE_NULL_BITMAP (exc);
+        }
+        /* Even, a will-run test (whose cores are free later, not now) or
+         * no exact cores: the model's fullest node sets the tasks per
+         * node (a will-run answer then needs at most one CPU per node
+         * more than the run-now answer). */
+        if (!done)
+            apply_shape (c->job, ji, pl->n, most / r->cpus_per_task,
+                         r->cpus_per_task);
     }
-    int rc = call_stock (c, min, max, req);
+    if (!done)
+        rc = call_stock (c, min, max, req);
     if (rc != SLURM_SUCCESS) {
         bit_copybits (c->bitmap, saved);
         undo_shape (c->job, ji);

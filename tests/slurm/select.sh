@@ -20,6 +20,8 @@
 #                 J1's end, and J5 LSD (1 min) starts beside J1 at once;
 #                 with fallback_after 120 J4 is to start 120 s after
 #                 its submission
+#   uneven        -n 30 is striped 8+8+7+7 and holds 30 CPUs, srun runs
+#                 8, 8, 7, 7 ranks; -n 26 beside it holds what was decided
 #   as asked      --exclusive, -N 1, --ntasks-per-node, --nodelist and
 #                 --spread-job are placed by cons_tres as the user asked
 #   commands      squeue, sinfo, scontrol show job
@@ -160,6 +162,10 @@ wait_until () {
         t=$((t + 1))
     done
     return 1
+}
+
+has_lines () {   # COUNT FILE: FILE has at least COUNT node names
+    [ "$(grep -c '^ns' "$2" 2>/dev/null)" -ge "$1" ]
 }
 
 reason_matches () {   # JOBID REGEX
@@ -450,6 +456,31 @@ srun_ranks () {
         "12 12 " "[$tp]   srun ran 12 ranks on each of its 2 nodes"
 }
 
+# An uneven stripe holds exactly its tasks' CPUs (Slurm's test1.35: -n 30
+# over 4 nodes is 8+8+7+7, not 4 x 8); a second one beside it gets the
+# cores the first left free, and srun inside runs the decided ranks.
+uneven () {
+    a=$(ns_sbatch -D "$work" -o "$work/uneven.%j" -n 30 -t 10 -J lmp_uneven \
+        --wrap 'srun sh -c "echo \$SLURMD_NODENAME"; exec sleep 600')
+    ns_wait_job_state "$a" RUNNING 20
+    tap_ok $? "[$tp] LAM job $a (-n 30) runs"
+    tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs) $(cpus_per_node "$a")" \
+        "4/30 8 8 7 7" "[$tp]   striped 8+8+7+7: NumCPUs=30, not 4 x 8"
+    wait_until 20 has_lines 30 "$work/uneven.$a"
+    tap_is "$(grep '^ns' "$work/uneven.$a" | sort | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" \
+        "8 8 7 7 " "[$tp]   srun inside runs 8, 8, 7 and 7 ranks"
+    b=$(ns_sbatch -D "$work" -o /dev/null -n 26 -t 10 -J abq_uneven \
+        --wrap 'exec sleep 600')
+    ns_wait_job_state "$b" RUNNING 20
+    tap_ok $? "[$tp] ABQ job $b (-n 26) runs beside it"
+    decided=$(grep -F "nodeshare: job $b " "$(log)" |
+              sed -n 's/.*nodes [0-9,]* (\([0-9+]*\) cores).*/\1/p' | head -n 1)
+    tap_is "$(ns_job_field "$b" NumCPUs) $(cpus_per_node "$b" | tr ' ' '+')" \
+        "26 $decided" "[$tp]   it holds 26 CPUs, as decided ($decided on $(nodes_of "$b"))"
+    show_queue
+    clean_slate
+}
+
 restart () {
     a=$(sub lmp_serial -n 24)
     b=$(sub abq_std -n 24)
@@ -553,7 +584,7 @@ $NS_SELECT_CONF_EXTRA}"
     log_has "nodeshare: policy twins, stripe_width 2, max_cotenants 2, fallback_after 0"
     tap_ok $? "[$tp]   log: the configuration next to slurm.conf is read"
     tap_is "$(sinfo -h -o '%D %t %c')" "4 idle 24" "[$tp]   sinfo works: 4 idle nodes of 24"
-    for s in ${NS_SELECT_SCENARIOS:-striping small twins_preference twins backfill shapes srun_ranks restart reconfigure rollback}; do
+    for s in ${NS_SELECT_SCENARIOS:-striping small twins_preference twins backfill shapes srun_ranks uneven restart reconfigure rollback}; do
         case $tp:$s in
             *:tag) [ -n "${NS_PLUGSTACK:-}" ] && $s ;;   # needs the SPANK plugin
             *) $s ;;
