@@ -26,36 +26,11 @@ top_builddir=${top_builddir:-$top_srcdir}
 . "$top_srcdir/tests/slurm/lib.sh"
 
 ns_accounting_can_run >/dev/null || tap_skip_all "$(ns_accounting_can_run)"
-plugin=$top_builddir/select/.libs/select_cons_tres_nodeshare.so
-mkdir_tool=$top_builddir/cmd/nodeshare-plugindir
 sim=$top_builddir/nodeshare-sim
 learn=$top_builddir/nodeshare-learn
-[ -f "$plugin" ] ||
-    tap_skip_all "select plugin not built (configure --with-slurm-source=DIR|auto)"
-[ -x "$mkdir_tool" ] || tap_skip_all "$mkdir_tool not built"
 [ -x "$sim" ] || tap_skip_all "$sim not built"
-
-scratch=$(mktemp -d /tmp/nsacct.XXXXXX) || exit 1
-chmod 755 "$scratch"
-cleanup () {
-    ns_cluster_stop
-    if [ "$_ns_tap_failed" -gt 0 ] || [ -n "${NS_CLUSTER_KEEP:-}" ]; then
-        echo "# scenario files kept in $scratch"
-    else
-        rm -rf "$scratch"
-    fi
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
 # Programs: copies of sleep under the names of real codes.
-mkdir -p "$scratch/bin"
-for p in lmp_serial abq_std lsd_run cp2k_popt; do
-    cp /bin/sleep "$scratch/bin/$p" && chmod 755 "$scratch/bin/$p"
-done
-
-"$mkdir_tool" --quiet --plugin "$plugin" "$scratch/plugins"
-tap_ok $? "nodeshare-plugindir makes a PluginDir" || tap_done
+ns_plugin_scenario acct lmp_serial abq_std lsd_run cp2k_popt
 
 # LAM, ABQ and LSD gain from striping (the study's figures): the twins
 # policy stripes them, and with fallback_after -1 a job waits rather than

@@ -24,30 +24,8 @@ top_builddir=${top_builddir:-$top_srcdir}
 . "$top_srcdir/tests/slurm/lib.sh"
 
 ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
-plugin=$top_builddir/select/.libs/select_cons_tres_nodeshare.so
-mkdir_tool=$top_builddir/cmd/nodeshare-plugindir
 learn=$top_builddir/nodeshare-learn
-[ -f "$plugin" ] ||
-    tap_skip_all "select plugin not built (configure --with-slurm-source=DIR|auto)"
-[ -x "$mkdir_tool" ] || tap_skip_all "$mkdir_tool not built"
-
-scratch=$(mktemp -d /tmp/nslearn.XXXXXX) || exit 1
-chmod 755 "$scratch"
-cleanup () {
-    ns_cluster_stop
-    if [ "$_ns_tap_failed" -gt 0 ] || [ -n "${NS_CLUSTER_KEEP:-}" ]; then
-        echo "# scenario files kept in $scratch"
-    else
-        rm -rf "$scratch"
-    fi
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-mkdir -p "$scratch/bin"
-cp /bin/sleep "$scratch/bin/lmp_serial" && chmod 755 "$scratch/bin/lmp_serial"
-"$mkdir_tool" --quiet --plugin "$plugin" "$scratch/plugins"
-tap_ok $? "nodeshare-plugindir makes a PluginDir" || tap_done
+ns_plugin_scenario learn lmp_serial
 
 NS_CLUSTER_DIR=$scratch/cluster
 NS_PLUGINDIR=$scratch/plugins

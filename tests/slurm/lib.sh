@@ -31,6 +31,20 @@
 #                               mariadb-install-db, slurmdbd, sacct, sacctmgr
 #                               and accounting_storage_mysql.so (Debian:
 #                               mariadb-server slurmdbd); else prints why.
+#   ns_plugin_scenario NAME [PROGRAM...]
+#                               the start of a scenario of the select
+#                               plugin (after its own ns_*_can_run check):
+#                               skips the script (tap_skip_all) when the
+#                               plugin or nodeshare-plugindir is not built
+#                               in $top_builddir; makes $scratch
+#                               (/tmp/nsNAME.XXXXXX, mode 755), which an
+#                               EXIT trap removes after ns_cluster_stop
+#                               unless a point failed or NS_CLUSTER_KEEP=1;
+#                               copies /bin/sleep to $scratch/bin/PROGRAM
+#                               (programs recognised by name); makes the
+#                               PluginDir $scratch/plugins (one TAP point,
+#                               the script ends if it fails).  Sets
+#                               plugin, mkdir_tool and scratch.
 #   ns_cluster_restart_ctld     stops slurmctld, starts it on the same state.
 #   ns_cluster_reconfigure      scontrol reconfigure (+ waits for an answer).
 #   ns_cluster_log_ctld         prints the path of the slurmctld log.
@@ -325,6 +339,36 @@ ns_make_plugindir () {
         case "$skip" in *" $b "*) continue ;; esac
         ln -sf "$f" "$dir/$b"
     done
+}
+
+_ns_scenario_cleanup () {
+    ns_cluster_stop
+    if [ "$_ns_tap_failed" -gt 0 ] || [ -n "${NS_CLUSTER_KEEP:-}" ]; then
+        echo "# scenario files kept in $scratch"
+    else
+        rm -rf "$scratch"
+    fi
+}
+
+ns_plugin_scenario () {   # NAME [PROGRAM...]
+    local name p
+    name=$1; shift
+    plugin=${top_builddir:?}/select/.libs/select_cons_tres_nodeshare.so
+    mkdir_tool=$top_builddir/cmd/nodeshare-plugindir
+    [ -f "$plugin" ] ||
+        tap_skip_all "select plugin not built (configure --with-slurm-source=DIR|auto)"
+    [ -x "$mkdir_tool" ] || tap_skip_all "$mkdir_tool not built"
+    scratch=$(mktemp -d "/tmp/ns$name.XXXXXX") || exit 1
+    chmod 755 "$scratch"
+    trap _ns_scenario_cleanup EXIT
+    trap 'exit 1' INT TERM HUP
+    mkdir -p "$scratch/bin"
+    for p in "$@"; do
+        cp /bin/sleep "$scratch/bin/$p" && chmod 755 "$scratch/bin/$p" ||
+            exit 1
+    done
+    "$mkdir_tool" --quiet --plugin "$plugin" "$scratch/plugins"
+    tap_ok $? "nodeshare-plugindir makes a PluginDir" || tap_done
 }
 
 ns_cluster_can_run () {

@@ -46,34 +46,9 @@ top_builddir=${top_builddir:-$top_srcdir}
 . "$top_srcdir/tests/slurm/lib.sh"
 
 ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
-plugin=$top_builddir/select/.libs/select_cons_tres_nodeshare.so
-mkdir_tool=$top_builddir/cmd/nodeshare-plugindir
-[ -f "$plugin" ] ||
-    tap_skip_all "select plugin not built (configure --with-slurm-source=DIR|auto)"
-[ -x "$mkdir_tool" ] || tap_skip_all "$mkdir_tool not built"
-
-scratch=$(mktemp -d /tmp/nsselect.XXXXXX) || exit 1
-chmod 755 "$scratch"
-cleanup () {
-    ns_cluster_stop
-    if [ "$_ns_tap_failed" -gt 0 ] || [ -n "${NS_CLUSTER_KEEP:-}" ]; then
-        echo "# scenario files kept in $scratch"
-    else
-        rm -rf "$scratch"
-    fi
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
 # Programs: copies of sleep under the names of real codes, recognised by
 # the identity patterns of nodeshare.json.
-mkdir -p "$scratch/bin"
-for p in lmp_serial abq_std lsdyna; do
-    cp /bin/sleep "$scratch/bin/$p" && chmod 755 "$scratch/bin/$p"
-done
-
-"$mkdir_tool" --quiet --plugin "$plugin" "$scratch/plugins"
-tap_ok $? "nodeshare-plugindir makes a PluginDir" || tap_done
+ns_plugin_scenario select lmp_serial abq_std lsdyna
 test -L "$scratch/plugins/select_cons_tres_nodeshare.so" &&
     test ! -e "$scratch/plugins/select_cons_tres.so"
 tap_ok $? "  it links our plugin and leaves out select_cons_tres.so"
