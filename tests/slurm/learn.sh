@@ -16,6 +16,9 @@
 #               count) and goes on adding to it
 #   corrupt     a state that does not load is set aside (renamed, one error
 #               line), slurmctld runs, learning starts afresh
+#   decision    a program without figures is packed; after its jobs ran
+#               alone (10 s) and striped (8 s) the plugin has learned
+#               spread_speedup 1.25 and stripes its next job
 #
 # Skips like tests/slurm/select.sh.
 
@@ -153,5 +156,60 @@ tap_ok $? "  the old state is kept beside it as $(basename "$(ls "$state".corrup
 wait_observations 1 30
 tap_is "$(observations)" 1 "  learning starts afresh: 1 observation"
 tap_is "$(sinfo -h -o '%D %t')" "4 idle" "  the cluster runs: 4 idle nodes"
+
+# A learned figure changes a decision.  CP2 has no figures in
+# nodeshare.json: a free -n 24 job of it is packed onto one node.  Its
+# jobs then run alone on a node for 10 s and, asked as -N 2
+# --ntasks-per-node=12, striped for 8 s (three rounds of two alone and one
+# striped, which fill the 4 nodes: no co-tenants).  The plugin learns
+# spread_speedup 10/8 = 1.25 and from then on stripes a free -n 24 job.
+cp /bin/sleep "$scratch/bin/cp2k_popt" && chmod 755 "$scratch/bin/cp2k_popt"
+cat >"$NS_CLUSTER_DIR/nodeshare.json" <<'EOF'
+// written by tests/slurm/learn.sh (a learned figure changes a decision)
+{
+  "policy": "mixed",
+  "fallback_after": -1,
+  "programs": { "LAM": { "spread_speedup": 1.147 } },
+  "identity": { "patterns": [ { "match": "lmp*", "program": "LAM" },
+                              { "match": "cp2k*", "program": "CP2" } ] },
+  "learn": { "enabled": true, "min_observations": 3, "max_se": 0.2,
+             "save_every": 0 }
+}
+EOF
+ns_cluster_reconfigure
+tap_ok $? "scontrol reconfigure: CP2 named, without figures"
+cp2 () {   # SECONDS SBATCH-ARGS...
+    local secs
+    secs=$1; shift
+    ns_sbatch -D "$work" -o /dev/null -t 5 -J cp2k_popt "$@" \
+        --wrap "exec $scratch/bin/cp2k_popt $secs"
+}
+j=$(cp2 600 -n 24)
+ns_wait_job_state "$j" RUNNING 30
+tap_is "$(ns_job_field "$j" NumNodes)" 1 "  before learning, a free -n 24 CP2 job is packed onto 1 node"
+grep -F "nodeshare: job $j (CP2, 24 cores)" "$log" | grep -q 'placed by cons_tres as stock Slurm would'
+tap_ok $? "  log: placed by cons_tres as stock Slurm would"
+scancel "$j"
+ns_wait_job_state "$j" CANCELLED 30
+ns_wait_all_idle 30 >/dev/null
+ok=0
+for round in 1 2 3; do
+    ids="$(cp2 10 -N 1 -n 24) $(cp2 10 -N 1 -n 24) $(cp2 8 -N 2 --ntasks-per-node=12)"
+    for j in $ids; do ns_wait_job_state "$j" COMPLETED 60 || ok=1; done
+done
+tap_ok $ok "  3 rounds: 6 CP2 jobs alone (10 s), 3 striped (8 s)"
+wait_observations 10 30
+out=$("$learn" --state "$state" --min-observations 3 --max-se 0.2 --table 2>&1)
+fig=$(printf '%s\n' "$out" | awk '$1 == "CP2" && $2 == "spread_speedup" { print $3 }')
+awk -v f="${fig:-0}" 'BEGIN { exit !(f > 1.1 && f < 1.45) }'
+tap_ok $? "  nodeshare-learn --state: CP2 spread_speedup ${fig:-not learned} (10/8 = 1.25 within timing noise)"
+[ -n "$fig" ] || tap_diag "$out"
+j=$(cp2 600 -n 24)
+ns_wait_job_state "$j" RUNNING 30
+tap_is "$(ns_job_field "$j" NumNodes)/$(ns_job_field "$j" NumCPUs)" 2/24 \
+    "  after learning, a free -n 24 CP2 job is striped over 2 nodes"
+grep -F "nodeshare: job $j (CP2, 24 cores)" "$log" | grep -q 'by stripe-empty'
+tap_ok $? "  log: by stripe-empty"
+scancel "$j"
 
 tap_done
