@@ -21,6 +21,7 @@
 
 #include <json-c/json.h>
 
+#include "closed.h"
 #include "cmdline.h"
 #include "engine.h"
 #include "nsutil.h"
@@ -44,9 +45,11 @@ static const char builtin_config[] =
     " \"LSD\": { \"spread_speedup\": 1.400, \"weight\": 1, \"runtime\": 1680,"
     "   \"slowdown\": { \"ABQ\": 1.071, \"LAM\": 1.178, \"LSD\": 1.102 } } } }";
 
-/* What a program's weight is a share of, in closed experiments. */
-enum { MIX_TIME = 0, MIX_WORK, MIX_JOBS, MIX_COUNT };
-static const char *const mix_names[MIX_COUNT] = { "time", "work", "jobs" };
+/* --mix: what a program's weight is a share of, in closed experiments. */
+static const char *const mix_names[] = {
+    [NS_MIX_TIME] = "time", [NS_MIX_WORK] = "work", [NS_MIX_JOBS] = "jobs",
+};
+#define MIX_COUNT ((int)(sizeof (mix_names) / sizeof (mix_names[0])))
 
 struct opts {
     const char *trace;
@@ -68,7 +71,7 @@ struct opts {
     double loads[MAX_LOADS];
     int nloads;
     double horizon;
-    int mix;                /* --mix: MIX_TIME, MIX_WORK, MIX_JOBS */
+    ns_mix_t mix;           /* --mix */
     int mix_given;
     const char *json, *csv, *svg;
     const char *sacct;      /* --sacct FILE: the history of one policy */
@@ -329,7 +332,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
             return die ("--mix '%s': expected time (weights are shares of "
                         "machine time), work (shares of the work) or jobs "
                         "(shares of the jobs)", arg);
-        o->mix = (int)v;
+        o->mix = (ns_mix_t)v;
         o->mix_given = 1;
         return 0;
     case OPT_SACCT: o->sacct = arg; return 0;
@@ -828,234 +831,7 @@ static int run_trace_policy (struct task *t)
     return rc;
 }
 
-/* ---- closed experiments ---- */
-
-/* The study's conditions (design.md section 5).  The program mix is exact
- * by weight and deterministic (no draw): each new job is of the program
- * furthest behind its share.  What a weight is a share of (--mix):
- *
- *   time  machine time (core-seconds held), counted per program for jobs
- *         alone and per pairing {p, q} for jobs that share nodes, pairing
- *         weight w_p * w_q.  Equal weights give every program, and every
- *         pairing the policy allows, the same share of the machine: the
- *         accounting behind the study's table, whose figures are the plain
- *         averages of the pair figures each strategy allows.  A job about
- *         to start alone on empty nodes at full load is charged to the
- *         pairing it will form (the least served one its program allows):
- *         under same and keep:P that pairing never changes.
- *   work  work, a job's runtime on one full node ("an even amount of work
- *         of each job type" read literally);
- *   jobs  jobs.
- *
- * "Furthest behind": smallest projected share, (held + the time to the
- * horizon x cores held now, including the new job) / weight for time;
- * (given + the new job's cost) / weight for work and jobs.  Ties go to
- * the lower program id.
- *
- * At load 1 the machine is saturated: after every scheduling pass, a job
- * is added as long as the policy admits one right now, of the program
- * furthest behind among those it admits (a backlog with a job of every
- * program, from which the scheduler starts what fits).  Below load 1 the
- * population is LOAD x nodes jobs; each one that ends is replaced the same
- * way, else (nothing admitted) by the program furthest behind, which
- * waits.  The sharing rules are strict (fallback_after -1): the study's
- * strategies never fall back to packing. */
-struct closed {
-    const struct run *r;
-    double horizon;
-    int population;         /* jobs in the system below load 1; 0: saturated */
-    const ns_policy_t *pol;
-    int sharing;            /* the policy co-schedules */
-    uint64_t next_id;
-    int np;                 /* programs */
-    int *pairing;           /* scratch: per program, its pairing now */
-    double *given;          /* work/jobs: per program, cost submitted */
-    /* time: per pairing id (p < np: p alone; else pair_id ()) */
-    double *held;           /* core-seconds held so far */
-    int64_t *cores;         /* cores held now */
-    double last;            /* time of the last update */
-    int *job_pairing;       /* per sim job: the pairing it is charged to */
-    int njp;
-    int capjp;
-};
-
-static int pair_id (const struct closed *cl, int p, int q)
-{
-    if (p > q) {
-        int t = p;
-        p = q;
-        q = t;
-    }
-    return cl->np + p * cl->np + q;
-}
-
-static double pairing_weight (const struct closed *cl, int id)
-{
-    const ns_interf_t *m = cl->r->model;
-    if (id < cl->np)
-        return ns_interf_weight (m, id);
-    id -= cl->np;
-    return ns_interf_weight (m, id / cl->np) * ns_interf_weight (m, id % cl->np);
-}
-
-/* time mix: bring held[] up to now and recount cores[] from the cluster;
- * a job charged to a pairing stays in it while it runs alone (a partner
- * left: its successor arrives at once at full load), and moves to the
- * pairing of the partner it has. */
-static void time_update (struct closed *cl, ns_sim_t *sim)
-{
-    int npair = cl->np + cl->np * cl->np;
-    double now = ns_sim_now (sim);
-    for (int i = 0; i < npair; i++) {
-        cl->held[i] += (double)cl->cores[i] * (now - cl->last);
-        cl->cores[i] = 0;
-    }
-    cl->last = now;
-    const ns_cluster_t *c = ns_sim_cluster (sim);
-    for (int n = 0; n < ns_cluster_nnodes (c); n++) {
-        int nt = ns_node_ntenants (c, n), gov[2], ng = 0;
-        for (int i = 0; i < nt && ng < 2; i++)
-            if (!(ns_node_tenant_flags (c, n, i) & NS_JOB_PACKED))
-                gov[ng++] = i;
-        if (ng == 2) {
-            int j0 = (int)ns_node_tenant_job (c, n, gov[0]);
-            int j1 = (int)ns_node_tenant_job (c, n, gov[1]);
-            int id = pair_id (cl, ns_node_tenant_program (c, n, gov[0]),
-                              ns_node_tenant_program (c, n, gov[1]));
-            if (j0 < cl->njp)
-                cl->job_pairing[j0] = id;
-            if (j1 < cl->njp)
-                cl->job_pairing[j1] = id;
-        }
-        /* Every tenant counts, packed ones (pack: all) as themselves. */
-        for (int i = 0; i < nt; i++) {
-            int j = (int)ns_node_tenant_job (c, n, i);
-            if (j >= 0 && j < cl->njp && cl->job_pairing[j] >= 0)
-                cl->cores[cl->job_pairing[j]] +=
-                    ns_node_tenant_cores (c, n, i);
-        }
-    }
-}
-
-/* Projected share of pairing id if a job holding `add` more cores joins
- * it now. */
-static double time_key (const struct closed *cl, int id, double now,
-                        int64_t add)
-{
-    double w = pairing_weight (cl, id);
-    double left = cl->horizon - now;
-    return (cl->held[id] + left * (double)(cl->cores[id] + add))
-           / (w > 0 ? w : 1e-300);
-}
-
-/* The pairing a job of p forms beside partner q (NS_SIM_NO_PARTNER:
- * alone; at full load under a sharing policy, the least served pairing p
- * may form, which it will form). */
-static int time_pairing (const struct closed *cl, int p, int q, double now)
-{
-    if (q != NS_SIM_NO_PARTNER)
-        return q >= 0 ? pair_id (cl, p, q) : p;
-    if (cl->population || !cl->sharing)
-        return p;
-    int best = -1;
-    double bk = 0;
-    for (int r = 0; r < cl->np; r++) {
-        if (ns_interf_weight (cl->r->model, r) <= 0
-            || !ns_policy_pair_allowed (cl->pol, cl->r->model, p, r))
-            continue;
-        double k = time_key (cl, pair_id (cl, p, r), now, cl->r->o.cores);
-        if (best < 0 || k < bk) {
-            best = pair_id (cl, p, r);
-            bk = k;
-        }
-    }
-    return best < 0 ? p : best;
-}
-
-/* Key of a new job of program p: the share it would bring its program
- * (work, jobs) or pairing (time) to; smaller is further behind. */
-static double closed_key (const struct closed *cl, int p, int pairing,
-                          double now)
-{
-    if (cl->r->o.mix == MIX_TIME)
-        return time_key (cl, pairing, now, cl->r->o.cores);
-    double cost = cl->r->o.mix == MIX_JOBS ? 1.0
-                  : ns_interf_runtime (cl->r->model, p);
-    return (cl->given[p] + cost) / ns_interf_weight (cl->r->model, p);
-}
-
-static int closed_submit (ns_sim_t *sim, struct closed *cl, int program,
-                          int pairing, ns_error_t *err)
-{
-    ns_simjob_t j = {
-        .id = ++cl->next_id,
-        .submit = ns_sim_now (sim),
-        .runtime = ns_interf_runtime (cl->r->model, program),
-        .req_time = -1,
-        .ntasks = cl->r->o.cores,
-        .program = program,
-        .recorded_wait = -1,
-    };
-    int i = ns_sim_add (sim, &j, err);
-    if (i < 0)
-        return -1;
-    if (ns_grow (&cl->job_pairing, &cl->capjp, i + 1, sizeof (int),
-                 4096) < 0) {
-        return ns_error_set (err, ENOMEM, "out of memory");
-    }
-    while (cl->njp <= i)
-        cl->job_pairing[cl->njp++] = -1;
-    cl->job_pairing[i] = pairing;
-    cl->given[program] += cl->r->o.mix == MIX_JOBS
-                          ? 1.0 : ns_interf_runtime (cl->r->model, program);
-    return 0;
-}
-
-/* After every scheduling pass: add the next job if the mix wants one.
- * The engine schedules it and calls again, so this adds one at a time. */
-static int closed_fill (ns_sim_t *sim, void *arg, ns_error_t *err)
-{
-    struct closed *cl = arg;
-    double now = ns_sim_now (sim);
-    if (cl->r->o.mix == MIX_TIME)
-        time_update (cl, sim);
-    if (now >= cl->horizon)
-        return 0;
-    if (cl->population && ns_sim_live (sim) >= cl->population)
-        return 0;
-    /* A queued job waits for its turn (below load 1). */
-    if (ns_sim_queued (sim) > 0)
-        return 0;
-    int best = -1, bestw = -1;
-    double bk = 0, bwk = 0;
-    for (int p = 0; p < cl->np; p++) {
-        if (ns_interf_weight (cl->r->model, p) <= 0)
-            continue;
-        int partner;
-        int ok = ns_sim_would_start (sim, p, cl->r->o.cores, &partner, err);
-        if (ok < 0)
-            return -1;
-        int pairing = time_pairing (cl, p, ok ? partner : NS_SIM_NO_PARTNER,
-                                    now);
-        double k = closed_key (cl, p, pairing, now);
-        if (ok && (best < 0 || k < bk)) {
-            best = p;
-            bk = k;
-            cl->pairing[p] = pairing;
-        }
-        if (bestw < 0 || k < bwk) {
-            bestw = p;
-            bwk = k;
-            if (!ok)
-                cl->pairing[p] = pairing;
-        }
-    }
-    if (best >= 0)
-        return closed_submit (sim, cl, best, cl->pairing[best], err);
-    if (cl->population && bestw >= 0)
-        return closed_submit (sim, cl, bestw, cl->pairing[bestw], err);
-    return 0;
-}
+/* ---- closed experiments (the workload: sim/closed.c) ---- */
 
 static int run_closed_policy (struct task *t)
 {
@@ -1065,56 +841,28 @@ static int run_closed_policy (struct task *t)
     ns_sim_t *sim = new_sim (t);
     if (!sim)
         return -1;
-    int np = ns_interf_nprograms (r->model);
-    int npair = np + np * np;
-    const ns_policy_t *pol = &r->policies[t->k];
-    struct closed cl = {
-        .r = r,
-        .pol = pol,
-        .horizon = r->o.horizon,
-        .population = t->load >= 1.0 ? 0
-                      : (int)lround (t->load * r->o.nodes),
-        .np = np,
-        .given = calloc (np, sizeof (double)),
-        .pairing = calloc (np, sizeof (int)),
-        .held = calloc (npair, sizeof (double)),
-        .cores = calloc (npair, sizeof (int64_t)),
-    };
-    for (int p = 0; p < np && !cl.sharing; p++)
-        for (int q = 0; q < np && !cl.sharing; q++)
-            cl.sharing = ns_policy_pair_allowed (pol, r->model, p, q);
-    if (cl.population < 1 && t->load < 1.0)
-        cl.population = 1;
     int rc = -1;
-    if (!cl.given || !cl.pairing || !cl.held || !cl.cores) {
-        die ("out of memory");
+    ns_closed_t *cl = ns_closed_create (
+        r->model, &r->policies[t->k], r->o.mix, r->o.cores, r->o.horizon,
+        ns_closed_population (t->load, r->o.nodes), &err);
+    if (!cl) {
+        die ("%s", err.text);
         goto out;
     }
-    ns_sim_set_pass_hook (sim, closed_fill, &cl);
-    /* The first job; the engine runs from events, and the fill hook adds
-     * the rest at the same instant. */
-    if (closed_fill (sim, &cl, &err) < 0) {
+    if (ns_closed_start (cl, sim, &err) < 0) {
         die ("%s: %s", t->label, err.text);
-        goto out;
-    }
-    if (ns_sim_njobs (sim) == 0) {
-        die ("%s: no program has a weight above 0", t->label);
         goto out;
     }
     ns_timeline_t tl;
-    ns_timeline_init (&tl, 0, cl.horizon, (double)r->o.nodes * r->o.cores);
+    ns_timeline_init (&tl, 0, r->o.horizon, (double)r->o.nodes * r->o.cores);
     ns_sim_set_usage_hook (sim, ns_timeline_hook, &tl);
-    rc = ns_sim_run (sim, cl.horizon, &err);
+    rc = ns_sim_run (sim, r->o.horizon, &err);
     if (rc < 0)
         die ("%s: %s", t->label, err.text);
     else
-        rc = finish_run (t, sim, cl.horizon, &tl, t0);
+        rc = finish_run (t, sim, r->o.horizon, &tl, t0);
 out:
-    free (cl.given);
-    free (cl.pairing);
-    free (cl.held);
-    free (cl.cores);
-    free (cl.job_pairing);
+    ns_closed_destroy (cl);
     ns_sim_destroy (sim);
     return rc;
 }
