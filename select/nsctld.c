@@ -1138,8 +1138,8 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
         }
         /* Even, a will-run test (whose cores are free later, not now) or
          * no exact cores: the model's fullest node sets the tasks per
-         * node (a will-run answer then needs at most one CPU per node
-         * more than the run-now answer). */
+         * node (a will-run answer then asks, per node, for at most one
+         * task's CPUs more than the run-now answer, never fewer). */
         if (!done)
             apply_shape (c->job, ji, pl->n, most / r->cpus_per_task,
                          r->cpus_per_task);
