@@ -20,11 +20,17 @@ enum {
 };
 
 /* "PROG: message" on stderr in one write (programs that run threads may
- * fail in several at once); returns -1 for `return die (...)`. */
-static inline int ns_cmd_vdie (const char *prog, const char *fmt, va_list ap)
+ * fail in several at once); returns -1 for `return die (...)`.  A program
+ * defines its die () as  #define die(...) ns_cmd_die (PROG, __VA_ARGS__) */
+static inline int ns_cmd_die (const char *prog, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+static inline int ns_cmd_die (const char *prog, const char *fmt, ...)
 {
     char msg[1024];
+    va_list ap;
+    va_start (ap, fmt);
     vsnprintf (msg, sizeof (msg), fmt, ap);
+    va_end (ap);
     fprintf (stderr, "%s: %s\n", prog, msg);
     return -1;
 }

@@ -62,15 +62,7 @@ static void usage (FILE *f)
 "job, 2 bad usage.  See nodeshare-learn(1).\n");
 }
 
-static int die (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
-static int die (const char *fmt, ...)
-{
-    va_list ap;
-    va_start (ap, fmt);
-    ns_cmd_vdie (PROG, fmt, ap);
-    va_end (ap);
-    return -1;
-}
+#define die(...) ns_cmd_die (PROG, __VA_ARGS__)
 
 struct opts {
     int cores;

@@ -207,17 +207,7 @@ static void usage (FILE *f)
 "  -V, --version          print the version\n");
 }
 
-static int die (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
-
-/* One write per message: policies may fail in several threads at once. */
-static int die (const char *fmt, ...)
-{
-    va_list ap;
-    va_start (ap, fmt);
-    ns_cmd_vdie ("nodeshare-sim", fmt, ap);
-    va_end (ap);
-    return -1;
-}
+#define die(...) ns_cmd_die ("nodeshare-sim", __VA_ARGS__)
 
 static int parse_long (const char *opt, const char *s, long lo, long hi,
                        long *out)

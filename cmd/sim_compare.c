@@ -47,16 +47,7 @@ struct real {
     int even;               /* AllocCPUS is a multiple of the node count */
 };
 
-static int die (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
-
-static int die (const char *fmt, ...)
-{
-    va_list ap;
-    va_start (ap, fmt);
-    ns_cmd_vdie ("nodeshare-sim", fmt, ap);
-    va_end (ap);
-    return -1;
-}
+#define die(...) ns_cmd_die ("nodeshare-sim", __VA_ARGS__)
 
 /* The header must name what a comparison needs; the trace reader needs
  * less (a plain replay has no use for NodeList or Start). */
