@@ -8,18 +8,10 @@
 # time is caught.  The traces are looked for in $NS_TRACES, else
 # ../shared/traces beside the source tree; missing ones are skipped.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
+. "$top_srcdir/tests/cmd/tap.sh"
 sim="$top_builddir/nodeshare-sim"
 ref="$top_builddir/tests/ref/easy_ref"
 traces=${NS_TRACES:-$top_srcdir/../shared/traces}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-pass () { n=$((n + 1)); echo "ok $n - $1"; }
-fail () { n=$((n + 1)); echo "not ok $n - $1"; failed=$((failed + 1)); }
-skip () { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
 # same NAME NODES CORES REF_ARGS -- SIM_ARGS...: replay with nodeshare-sim
 # (exclusive), then the reference on its CSV; the reference prints the
@@ -127,5 +119,4 @@ else
     skip "RICC: $ricc not found"
 fi
 
-echo "1..$n"
-[ $failed = 0 ]
+tap_end

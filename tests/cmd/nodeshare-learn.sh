@@ -5,16 +5,9 @@
 # below 1, simulated by nodeshare-sim --sacct, learned back within 0.03),
 # and bad input: one precise message per kind, counted, never a crash.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
+. "$top_srcdir/tests/cmd/tap.sh"
 sim="$top_builddir/nodeshare-sim"
 learn="$top_builddir/nodeshare-learn"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-pass () { n=$((n + 1)); echo "ok $n - $1"; }
-fail () { n=$((n + 1)); echo "not ok $n - $1"; failed=$((failed + 1)); }
 
 # expect NAME STATUS PATTERN ARGS...: exit status and a fixed string in
 # the combined output.
@@ -230,5 +223,4 @@ echo 'garbage' >"$tmp/garbage.json"
 expect "--state not JSON" 1 "cannot read it as JSON" --state "$tmp/garbage.json"
 expect "--state with other --cores" 2 "nodes of 24 cores, not --cores 48" \
     -C 48 --state "$tmp/state.json"
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end

@@ -4,15 +4,8 @@
 # one precise message and an exit status that says whether results were
 # produced (0 yes, 1 no, 2 bad usage); outputs are well-formed.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
+. "$top_srcdir/tests/cmd/tap.sh"
 sim="$top_builddir/nodeshare-sim"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-pass () { n=$((n + 1)); echo "ok $n - $1"; }
-fail () { n=$((n + 1)); echo "not ok $n - $1"; failed=$((failed + 1)); }
 
 # expect NAME STATUS PATTERN ARGS...: run, check exit status and that the
 # combined output contains PATTERN (a fixed string).
@@ -526,5 +519,4 @@ expect "--compare-placements under mixed: twins matter" 0 \
     -C 24 -c "$top_srcdir/tests/configs/parity.json" -p mixed --compare-placements "$real"
 expect "a plain replay of the real dump" 0 "32 jobs read, 32 used" \
     -n 4 -C 24 -c "$top_srcdir/tests/configs/parity.json" -p twins "$real"
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end
