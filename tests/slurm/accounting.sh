@@ -105,10 +105,15 @@ field () {
 ##
 accounting () {
     local a b c x seen id f
-    a=$(sub lmp_serial 8 -n 24)
-    b=$(sub abq_std 8 -n 24)
-    c=$(sub cp2k_popt 8 -n 2)
+    # Held, then released together: one scheduling pass starts all three
+    # in the same second.  Submitted one by one, the first could start a
+    # second before the others, and the replay below (which starts each
+    # at its submission) would see other co-tenants at its start.
+    a=$(sub lmp_serial 8 -n 24 -H)
+    b=$(sub abq_std 8 -n 24 -H)
+    c=$(sub cp2k_popt 8 -n 2 -H)
     x=$(sub cp2k_popt 600 -n 1 -w ns1 --begin=now+600)
+    scontrol release "$a,$b,$c"
     seen=""
     for id in $a $b $c; do
         ns_wait_job_state "$id" RUNNING 30 || tap_diag "job $id did not run"
