@@ -81,7 +81,7 @@ wait_observations () {
     [ "$(observations)" -ge "$1" ]
 }
 
-# run N jobs of 24 tasks (LAM, 4 s): two at a time share a pair of nodes
+# run N jobs of 24 tasks (LAM, SECONDS): two at a time share a pair of nodes
 batch () {   # COUNT SECONDS
     local i ids
     ids=
@@ -96,13 +96,13 @@ batch () {   # COUNT SECONDS
 
 # Three alone, one after the other, then six at once (in pairs).
 for i in 1 2 3; do
-    j=$(batch 1 4)
+    j=$(batch 1 8)
     ns_wait_job_state "$j" COMPLETED 60 || break
 done
 tap_ok $? "3 LAM jobs of 24 tasks completed one after the other"
 wait_log "nodeshare: learning from job ends (state: $state, none yet)"
 tap_ok $? "log: learning on, no state yet"
-jobs=$(batch 6 4)
+jobs=$(batch 6 8)
 for j in $jobs; do ns_wait_job_state "$j" COMPLETED 90 || break; done
 tap_ok $? "6 LAM jobs of 24 tasks completed, in pairs"
 wait_observations 9 30
@@ -121,10 +121,16 @@ tap_is "$(observations)" 9 "  a cancelled job is no observation"
 out=$("$learn" --state "$state" --min-observations 3 --max-se 1 --table 2>&1)
 tap_ok $? "nodeshare-learn --state reads the plugin's state"
 tap_like "$out" "nodeshare-learn.json: 9 observations" "  9 observations"
-# sleep jobs: LAM beside LAM, or alone, runs as long: 1.00 within noise
+# sleep jobs: LAM beside LAM, or alone, runs as long: 1.00 within noise.
+# Slurm times jobs to the second, and four jobs launched at once on this
+# 2-core machine may each take a second or two longer to start and end
+# than one alone: 8 s jobs give 1.00 within (8-2)/8 .. (8+2.8)/8.  CI saw
+# 1.250 = 5/4 with 4 s jobs.  A wrong ratio (per node, per core, inverted
+# striping) would be 0.5 or 2.
 fig=$(printf '%s\n' "$out" | awk '$1 == "LAM" && $2 == "slowdown:LAM" { print $3 }')
-awk -v f="${fig:-0}" 'BEGIN { exit !(f > 0.8 && f < 1.25) }'
-tap_ok $? "  sleep jobs: LAM beside LAM ${fig:-not learned}, 1.00 within noise"
+awk -v f="${fig:-0}" 'BEGIN { exit !(f > 0.75 && f < 1.35) }'
+tap_ok $? "  sleep jobs: LAM beside LAM ${fig:-not learned}, 1.00 within noise" ||
+    tap_diag "$(cat "$state" 2>&1)"
 [ -n "$fig" ] || tap_diag "$out"
 
 ns_cluster_reconfigure
