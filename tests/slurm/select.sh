@@ -15,6 +15,9 @@
 #                 waits (Reason names nodeshare) while only its twins have
 #                 room, backfills nothing onto its reserved nodes, and
 #                 starts where backfill reserved
+#   keep          keep:LAM: an ABQ job waits while the only room is beside
+#                 LAM or ABQ, LSD joins ABQ, LAM joins LAM; with the
+#                 default fallback_after 0 the ABQ job is packed at once
 #   backfill      J1 LAM (5 min) and J2 ABQ striped, J3 LAM beside J2,
 #                 J4 LAM waits (strict twin rule) with a reservation from
 #                 J1's end, and J5 LSD (1 min) starts beside J1 at once;
@@ -318,6 +321,61 @@ twins () {
     ns_cluster_reconfigure
 }
 
+# keep:LAM (the study's Keep): LAM shares only with LAM, every other
+# program only with non-LAM programs and never with its own.  Strict
+# (fallback_after -1): an ABQ job waits while the only room is beside LAM
+# or beside ABQ; LSD joins ABQ and LAM joins LAM (which twins forbids).
+# As a preference (fallback_after 0) the ABQ job is packed at once as stock
+# Slurm would.
+keep () {
+    good_config keep:LAM -1 >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+    wait_until 10 log_has "nodeshare: reloaded: policy keep:LAM, stripe_width 2, max_cotenants 2, fallback_after -1"
+    tap_ok $? "[$tp] reconfigured: policy keep:LAM, fallback_after -1"
+    a=$(sub lmp_serial -n 24)
+    b=$(sub abq_std -n 24)
+    ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
+    tap_is "$(cpus_per_node "$a") / $(cpus_per_node "$b")" "12 12 / 12 12" \
+        "[$tp] LAM $a and ABQ $b striped 12+12"
+    pa=$(nodes_of "$a") pb=$(nodes_of "$b")
+    c=$(sub abq_std -n 24)
+    wait_until 15 reason_matches "$c" '^\(?nodeshare: waits \(twin\)'
+    tap_ok $? "[$tp] ABQ job $c waits: not beside LAM, not beside ABQ: $(reason_of "$c")"
+    grep -F "nodeshare: job $c (ABQ, 24 cores) [keep:LAM]: waits" "$(log)" |
+        grep -q '; refused twin 2 nodes (.*), pairing 2 nodes ('
+    tap_ok $? "[$tp]   log: refused twin 2 nodes ($pb), pairing 2 nodes ($pa)" ||
+        tap_diag "$(grep -F "nodeshare: job $c " "$(log)" | tail -1)"
+    scancel "$c"
+    ns_wait_job_state "$c" CANCELLED 20
+    d=$(sub lsdyna -n 24)
+    ns_wait_job_state "$d" RUNNING 20
+    tap_is "$(nodes_of "$d")" "$pb" "[$tp] LSD job $d joins ABQ $b on $pb"
+    e=$(sub lmp_serial -n 24)
+    ns_wait_job_state "$e" RUNNING 20
+    tap_is "$(nodes_of "$e")" "$pa" "[$tp] LAM job $e joins LAM $a on $pa (twins would refuse)"
+    grep -F "nodeshare: job $e (LAM, 24 cores) [keep:LAM]: nodes" "$(log)" |
+        grep -q 'stripe-share, sharing 2 nodes'
+    tap_ok $? "[$tp]   log: [keep:LAM] by stripe-share, sharing 2 nodes"
+    show_queue
+    clean_slate
+
+    good_config keep:LAM >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+    wait_until 10 log_has "nodeshare: reloaded: policy keep:LAM, stripe_width 2, max_cotenants 2, fallback_after 0"
+    tap_ok $? "[$tp] reconfigured: policy keep:LAM, fallback_after 0"
+    a=$(sub lmp_serial -n 24)
+    b=$(sub abq_std -n 24)
+    ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
+    c=$(sub abq_std -n 24)
+    ns_wait_job_state "$c" RUNNING 20
+    tap_ok $? "[$tp] ABQ job $c starts at once ($(nodes_of "$c"))"
+    grep -F "nodeshare: job $c (ABQ, 24 cores) [keep:LAM]: placed by cons_tres as stock Slurm would (fallback) -> " "$(log)" >/dev/null
+    tap_ok $? "[$tp]   log: placed by cons_tres as stock Slurm would (fallback)"
+    clean_slate
+    good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+}
+
 # Backfill beside a waiting twin (issue 11): J1 LAM (5 min) and J2 ABQ
 # striped on disjoint pairs, J3 LAM joins J2's pair, J4 LAM waits for J1's
 # pair (strict twin rule), J5 LSD with a 1-minute limit backfills beside J1
@@ -559,7 +617,7 @@ $NS_SELECT_CONF_EXTRA}"
     log_has "nodeshare: policy twins, stripe_width 2, max_cotenants 2, fallback_after 0"
     tap_ok $? "[$tp]   log: the configuration next to slurm.conf is read"
     tap_is "$(sinfo -h -o '%D %t %c')" "4 idle 24" "[$tp]   sinfo works: 4 idle nodes of 24"
-    for s in ${NS_SELECT_SCENARIOS:-striping small twins_preference twins backfill shapes srun_ranks uneven restart reconfigure rollback}; do
+    for s in ${NS_SELECT_SCENARIOS:-striping small twins_preference twins keep backfill shapes srun_ranks uneven restart reconfigure rollback}; do
         case $tp:$s in
             *:tag) [ -n "${NS_PLUGSTACK:-}" ] && $s ;;   # needs the SPANK plugin
             *) $s ;;
