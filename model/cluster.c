@@ -25,6 +25,7 @@ struct tenant {
 };
 
 struct node {
+    char *name;         /* for explanations; NULL: the index */
     int cores;
     int sockets;
     int used;           /* sum of tenants' cores */
@@ -185,8 +186,10 @@ void ns_cluster_destroy (ns_cluster_t *c)
     int saved = errno;   /* a destroy never changes errno */
     if (!c)
         return;
-    for (int i = 0; c->nodes && i < c->nnodes; i++)
+    for (int i = 0; c->nodes && i < c->nnodes; i++) {
         free (c->nodes[i].t);
+        free (c->nodes[i].name);
+    }
     for (int j = 0; j < c->njobs; j++)
         free_shares (&c->jobs[j]);
     free (c->nodes);
@@ -204,6 +207,31 @@ void ns_cluster_destroy (ns_cluster_t *c)
 static int valid_node (const ns_cluster_t *c, int node)
 {
     return c && node >= 0 && node < c->nnodes;
+}
+
+int ns_cluster_set_node_name (ns_cluster_t *c, int node, const char *name,
+                              ns_error_t *err)
+{
+    if (!valid_node (c, node))
+        return ns_error_set (err, EINVAL, "node %d does not exist", node);
+    char *copy = NULL;
+    if (name && *name) {
+        size_t len = strnlen (name, NS_NODE_NAME_MAX + 1);
+        if (len > NS_NODE_NAME_MAX)
+            return ns_error_set (err, EINVAL,
+                                 "node %d: name longer than %d bytes", node,
+                                 NS_NODE_NAME_MAX);
+        if (!(copy = strndup (name, len)))
+            return ns_error_set (err, ENOMEM, "out of memory");
+    }
+    free (c->nodes[node].name);
+    c->nodes[node].name = copy;
+    return 0;
+}
+
+const char *ns_node_name (const ns_cluster_t *c, int node)
+{
+    return valid_node (c, node) ? c->nodes[node].name : NULL;
 }
 
 int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,

@@ -48,6 +48,13 @@ void ns_cluster_destroy (ns_cluster_t *c);
 int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
                          ns_error_t *err);
 
+/* A node's name (copied; at most NS_NODE_NAME_MAX bytes), used instead of
+ * its index in explanations; NULL or "" clears it. */
+#define NS_NODE_NAME_MAX 255
+int ns_cluster_set_node_name (ns_cluster_t *c, int node, const char *name,
+                              ns_error_t *err);
+const char *ns_node_name (const ns_cluster_t *c, int node); /* or NULL */
+
 /* Add a running job.  Fails (EEXIST, EINVAL, ENOSPC) without changing the
  * state when the id is taken, a share is malformed, a node lacks the cores
  * or is closed, or (NS_JOB_CLOSES_NODES) a node already has a tenant.

@@ -915,6 +915,18 @@ static void explain_head (struct decide *d, const ns_progtab_t *progs,
             r->ntasks * r->cpus_per_task, pname);
 }
 
+/* A node in an explanation: its name when the cluster has one (the
+ * plugin's), else its index (the simulator's). */
+static void put_node (ns_sbuf_t *b, const ns_cluster_t *c, const char *sep,
+                      int node)
+{
+    const char *name = ns_node_name (c, node);
+    if (name)
+        ns_sbuf_printf (b, "%s%s", sep, name);
+    else
+        ns_sbuf_printf (b, "%s%d", sep, node);
+}
+
 static void explain_refused (const struct decide *d, ns_sbuf_t *b)
 {
     int any = 0;
@@ -926,7 +938,7 @@ static void explain_refused (const struct decide *d, ns_sbuf_t *b)
                 d->nrefused[why] > 1 ? "s" : "");
         int shown = d->nrefused[why] < REF_SHOW ? d->nrefused[why] : REF_SHOW;
         for (int i = 0; i < shown; i++)
-            ns_sbuf_printf (b, "%s%d", i ? " " : "", d->shown[why][i]);
+            put_node (b, d->c, i ? " " : "", d->shown[why][i]);
         ns_sbuf_printf (b, "%s)", d->nrefused[why] > shown ? " ..." : "");
         any = 1;
     }
@@ -937,7 +949,7 @@ static void explain_placed (struct decide *d, ns_sbuf_t *b)
     const ns_placement_t *pl = d->pl;
     ns_sbuf_printf (b, "nodes ");
     for (int i = 0; i < pl->n; i++)
-        ns_sbuf_printf (b, "%s%d", i ? "," : "", pl->shares[i].node);
+        put_node (b, d->c, i ? "," : "", pl->shares[i].node);
     ns_sbuf_printf (b, " (");
     for (int i = 0; i < pl->n; i++)
         ns_sbuf_printf (b, "%s%d", i ? "+" : "", pl->shares[i].cores);

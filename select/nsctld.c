@@ -442,6 +442,10 @@ static int rebuild (ns_error_t *err)
             sockets = cpus;
         if (ns_cluster_set_node (S.cl, i, cpus, sockets, err) < 0)
             return -1;
+        /* explanations (log, squeue's reason) name nodes as Slurm does */
+        if (node && node->name
+            && ns_cluster_set_node_name (S.cl, i, node->name, err) < 0)
+            return -1;
     }
     S.gen++;
     if (job_list) {

@@ -341,9 +341,13 @@ keep () {
     c=$(sub abq_std -n 24)
     wait_until 15 reason_matches "$c" '^\(?nodeshare: waits \(twin\)'
     tap_ok $? "[$tp] ABQ job $c waits: not beside LAM, not beside ABQ: $(reason_of "$c")"
+    # nodes by their names, as Slurm calls them
+    refused="; refused twin 2 nodes ($(scontrol show hostnames "$pb" | tr '\n' ' ' | sed 's/ $//')), pairing 2 nodes ($(scontrol show hostnames "$pa" | tr '\n' ' ' | sed 's/ $//'))"
+    reason_of "$c" | grep -qF -- "$refused"
+    tap_ok $? "[$tp]   squeue's reason names the refused nodes: $refused"
     grep -F "nodeshare: job $c (ABQ, 24 cores) [keep:LAM]: waits" "$(log)" |
-        grep -q '; refused twin 2 nodes (.*), pairing 2 nodes ('
-    tap_ok $? "[$tp]   log: refused twin 2 nodes ($pb), pairing 2 nodes ($pa)" ||
+        grep -qF -- "$refused"
+    tap_ok $? "[$tp]   and so does the log" ||
         tap_diag "$(grep -F "nodeshare: job $c " "$(log)" | tail -1)"
     scancel "$c"
     ns_wait_job_state "$c" CANCELLED 20
@@ -356,6 +360,8 @@ keep () {
     grep -F "nodeshare: job $e (LAM, 24 cores) [keep:LAM]: nodes" "$(log)" |
         grep -q 'stripe-share, sharing 2 nodes'
     tap_ok $? "[$tp]   log: [keep:LAM] by stripe-share, sharing 2 nodes"
+    grep -F "nodeshare: job $e (LAM, 24 cores) [keep:LAM]: nodes $(scontrol show hostnames "$pa" | paste -sd,) (12+12 cores) by stripe-share" "$(log)" >/dev/null
+    tap_ok $? "[$tp]   log: nodes $(scontrol show hostnames "$pa" | paste -sd,) (12+12 cores)"
     show_queue
     clean_slate
 
@@ -507,7 +513,7 @@ uneven () {
     ns_wait_job_state "$b" RUNNING 20
     tap_ok $? "[$tp] ABQ job $b (-n 26) runs beside it"
     decided=$(grep -F "nodeshare: job $b " "$(log)" |
-              sed -n 's/.*nodes [0-9,]* (\([0-9+]*\) cores).*/\1/p' | head -n 1)
+              sed -n 's/.*nodes [^ ]* (\([0-9+]*\) cores).*/\1/p' | head -n 1)
     tap_is "$(ns_job_field "$b" NumCPUs) $(cpus_per_node "$b" | tr ' ' '+')" \
         "26 $decided" "[$tp]   it holds 26 CPUs, as decided ($decided on $(nodes_of "$b"))"
     show_queue

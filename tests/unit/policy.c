@@ -196,9 +196,45 @@ static void test_mixed_same_keep (void)
     place (2, LAM, 24);
     is_str (place (3, ABQ, 24), "wait:twin",
             "keep:LAM: ABQ refuses ABQ (twin) and LAM (keep)");
+    ok (strstr (pl->explain, "; refused twin 2 nodes (0 1), pairing 2 nodes (2 3)")
+        != NULL, "without names, nodes are indices (%s)", pl->explain);
     char name[32];
     ns_policy_name (&pol, progs, name, sizeof (name));
     is_str (name, "keep:LAM", "policy name");
+}
+
+/* With node names (the plugin sets Slurm's), explanations use them: the
+ * log and squeue's reason speak of ns3, not of index 2. */
+static void test_node_names (void)
+{
+    ns_error_t err;
+    setup (4, 24, NS_POLICY_KEEP);
+    pol.keep_program = LAM;
+    const char *names[4] = { "ns1", "ns2", "ns3", "ns4" };
+    for (int i = 0; i < 4; i++)
+        ns_cluster_set_node_name (c, i, names[i], &err);
+    is_str (ns_node_name (c, 2), "ns3", "ns_node_name");
+    is_int (ns_node_name (c, 4) == NULL, 1, "no such node: NULL");
+    place (1, ABQ, 24);
+    is_str (pl->explain,
+            "job 1 (ABQ, 24 cores) [keep:LAM]: nodes ns1,ns2 (12+12 cores) by stripe-empty",
+            "placement names its nodes");
+    place (2, LAM, 24);
+    is_str (place (3, ABQ, 24), "wait:twin", "ABQ waits");
+    ok (strstr (pl->explain, "; refused twin 2 nodes (ns1 ns2), pairing 2 nodes (ns3 ns4)")
+        != NULL, "refused nodes are named (%s)", pl->explain);
+    is_int (ns_cluster_set_node_name (c, 0, NULL, &err), 0, "NULL clears");
+    is_int (ns_node_name (c, 0) == NULL, 1, "  cleared");
+    ns_cluster_set_node_name (c, 1, "", &err);
+    is_int (ns_node_name (c, 1) == NULL, 1, "\"\" clears");
+    char longname[NS_NODE_NAME_MAX + 2];
+    memset (longname, 'x', sizeof (longname) - 1);
+    longname[sizeof (longname) - 1] = '\0';
+    is_int (ns_cluster_set_node_name (c, 2, longname, &err), -1,
+            "a name longer than NS_NODE_NAME_MAX is refused");
+    is_str (err.text, "node 2: name longer than 255 bytes", "  why");
+    is_str (ns_node_name (c, 2), "ns3", "  the old name stays");
+    is_int (ns_cluster_set_node_name (c, 9, "x", &err), -1, "no node 9");
 }
 
 /* The pair table closed experiments count pairings by. */
@@ -832,6 +868,7 @@ int main (void)
     test_twins ();
     test_widths ();
     test_mixed_same_keep ();
+    test_node_names ();
     test_pair_allowed ();
     test_min_slowdown ();
     test_exclusive_spread ();
