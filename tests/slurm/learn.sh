@@ -17,8 +17,8 @@
 #   corrupt     a state that does not load is set aside (renamed, one error
 #               line), slurmctld runs, learning starts afresh
 #   decision    a program without figures is packed; after its jobs ran
-#               alone (10 s) and striped (8 s) the plugin has learned
-#               spread_speedup 1.25 and stripes its next job
+#               alone (12 s) and striped (8 s) the plugin has learned
+#               spread_speedup 1.5 and stripes its next job
 #
 # Skips like tests/slurm/select.sh.
 
@@ -165,10 +165,13 @@ tap_is "$(sinfo -h -o '%D %t')" "4 idle" "  the cluster runs: 4 idle nodes"
 
 # A learned figure changes a decision.  CP2 has no figures in
 # nodeshare.json: a free -n 24 job of it is packed onto one node.  Its
-# jobs then run alone on a node for 10 s and, asked as -N 2
+# jobs then run alone on a node for 12 s and, asked as -N 2
 # --ntasks-per-node=12, striped for 8 s (three rounds of two alone and one
 # striped, which fill the 4 nodes: no co-tenants).  The plugin learns
-# spread_speedup 10/8 = 1.25 and from then on stripes a free -n 24 job.
+# spread_speedup 12/8 = 1.5 and from then on stripes a free -n 24 job.
+# (Slurm times jobs to the second and a striped job may start a second or
+# two later than one alone: 12/10 = 1.2 still stripes, 10/8 could not
+# have stood two.)
 cp /bin/sleep "$scratch/bin/cp2k_popt" && chmod 755 "$scratch/bin/cp2k_popt"
 cat >"$NS_CLUSTER_DIR/nodeshare.json" <<'EOF'
 // written by tests/slurm/learn.sh (a learned figure changes a decision)
@@ -200,15 +203,15 @@ ns_wait_job_state "$j" CANCELLED 30
 ns_wait_all_idle 30 >/dev/null
 ok=0
 for round in 1 2 3; do
-    ids="$(cp2 10 -N 1 -n 24) $(cp2 10 -N 1 -n 24) $(cp2 8 -N 2 --ntasks-per-node=12)"
+    ids="$(cp2 12 -N 1 -n 24) $(cp2 12 -N 1 -n 24) $(cp2 8 -N 2 --ntasks-per-node=12)"
     for j in $ids; do ns_wait_job_state "$j" COMPLETED 60 || ok=1; done
 done
-tap_ok $ok "  3 rounds: 6 CP2 jobs alone (10 s), 3 striped (8 s)"
+tap_ok $ok "  3 rounds: 6 CP2 jobs alone (12 s), 3 striped (8 s)"
 wait_observations 10 30
 out=$("$learn" --state "$state" --min-observations 3 --max-se 0.2 --table 2>&1)
 fig=$(printf '%s\n' "$out" | awk '$1 == "CP2" && $2 == "spread_speedup" { print $3 }')
-awk -v f="${fig:-0}" 'BEGIN { exit !(f > 1.1 && f < 1.45) }'
-tap_ok $? "  nodeshare-learn --state: CP2 spread_speedup ${fig:-not learned} (10/8 = 1.25 within timing noise)"
+awk -v f="${fig:-0}" 'BEGIN { exit !(f > 1.15 && f < 1.9) }'
+tap_ok $? "  nodeshare-learn --state: CP2 spread_speedup ${fig:-not learned} (12/8 = 1.5 within timing noise)"
 [ -n "$fig" ] || tap_diag "$out"
 j=$(cp2 600 -n 24)
 ns_wait_job_state "$j" RUNNING 30
