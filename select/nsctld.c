@@ -739,6 +739,10 @@ static void learn_end (job_record_t *job)
         debug ("nodeshare: learning: %pJ observed (%d observations)", job,
                ns_learn_nobservations (S.learn));
     }
+    else
+        debug ("nodeshare: learning: %pJ ended: not an observation (%s)",
+               job, completed ? "not watched from its start, or no program"
+                              : "it did not complete");
     /* Refit at most every 16 observations: the fit is a few ms per
      * thousand observations, under slurmctld's job lock. */
     if (S.learn_unfitted >= 16

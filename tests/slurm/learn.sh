@@ -115,7 +115,8 @@ ns_wait_job_state "$c" RUNNING 30
 scancel "$c"
 ns_wait_job_state "$c" CANCELLED 30
 tap_ok $? "job $c cancelled"
-sleep 2   # the state would be written at its end: look for it
+wait_log "nodeshare: learning: JobId=$c ended: not an observation (it did not complete)"
+tap_ok $? "  log: JobId=$c ended: not an observation (it did not complete)"
 tap_is "$(observations)" 9 "  a cancelled job is no observation"
 
 out=$("$learn" --state "$state" --min-observations 3 --max-se 1 --table 2>&1)
