@@ -442,10 +442,11 @@ static int rebuild (ns_error_t *err)
             sockets = cpus;
         if (ns_cluster_set_node (S.cl, i, cpus, sockets, err) < 0)
             return -1;
-        /* explanations (log, squeue's reason) name nodes as Slurm does */
-        if (node && node->name
-            && ns_cluster_set_node_name (S.cl, i, node->name, err) < 0)
-            return -1;
+        /* Explanations (log, squeue's reason) name nodes as Slurm does.
+         * A name the model refuses (over 255 bytes, no memory) leaves the
+         * index: cosmetic, never a reason to fall back to stock. */
+        if (node && node->name)
+            (void)ns_cluster_set_node_name (S.cl, i, node->name, NULL);
     }
     S.gen++;
     if (job_list) {
