@@ -196,7 +196,7 @@ STREAM="
 "
 
 parity () {
-    local t0 now ids n off prog cores secs f json agree t
+    local t0 now ids n off prog cores secs f json agree t rows learned
     ids="" n=0
     t0=$(date +%s)
     while read -r off prog cores secs; do
@@ -250,10 +250,22 @@ EOF
     ! grep -qE "jobs left out|lines skipped" "$scratch/learn.err"
     tap_ok $? "  nodeshare-learn: no line or job left out" ||
         sed 's/^/#   /' "$scratch/learn.err"
-    awk 'NR > 1 && $2 != "runtime" && ($3 < 0.9 || $3 > 1.1) { bad = bad " " $1 ":" $2 "=" $3 }
-         END { if (bad) { print bad; exit 1 } }' "$scratch/learn.out"
-    tap_ok $? "  learned figures of sleep jobs are 1.00 within 0.1 ($(awk 'NR > 1 && $2 != "runtime"' "$scratch/learn.out" | wc -l | tr -d ' ') learned)" ||
-        sed 's/^/#   /' "$scratch/learn.out"
+    # Identity from sacct: one runtime row per program, from that
+    # program's jobs of the stream (8 LAM, 5 ABQ, 5 LSD, 14 CP2K).
+    rows=$(awk 'NR > 1 && $2 == "runtime" { printf "%s%s %s", sep, $1, $5; sep = ", " }' \
+           "$scratch/learn.out")
+    tap_is "$rows" "LAM 8, ABQ 5, LSD 5, CP2K 14" \
+        "  nodeshare-learn: each program's runtime from its own jobs"
+    learned=$(awk 'NR > 1 && $2 != "runtime"' "$scratch/learn.out" | wc -l | tr -d ' ')
+    if [ "$learned" -gt 0 ]; then
+        awk 'NR > 1 && $2 != "runtime" && ($3 < 0.9 || $3 > 1.1) { bad = bad " " $1 ":" $2 "=" $3 }
+             END { if (bad) { print bad; exit 1 } }' "$scratch/learn.out"
+        tap_ok $? "  learned figures of sleep jobs are 1.00 within 0.1 ($learned learned)" ||
+            sed 's/^/#   /' "$scratch/learn.out"
+    else
+        # the usual case: the stream's runs of one program differ in length
+        tap_skip "no interference figure learned (runs of one program differ in length), none to compare with 1.00"
+    fi
 }
 
 for s in ${NS_ACCT_SCENARIOS:-accounting parity}; do
