@@ -87,6 +87,21 @@ log () {
     ns_cluster_log_ctld
 }
 
+# reconfigure_to POLICY [FALLBACK]: nodeshare.json with that policy,
+# scontrol reconfigure, and a TAP point once slurmctld logs the reload.
+reconfigure_to () {
+    good_config "$@" >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+    wait_until 10 log_has "nodeshare: reloaded: policy $1, stripe_width 2, max_cotenants 2, fallback_after ${2:-0}"
+    tap_ok $? "[$tp] reconfigured: policy $1, fallback_after ${2:-0}"
+}
+
+# back_to_twins: the configuration every scenario starts from.
+back_to_twins () {
+    good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
+    ns_cluster_reconfigure
+}
+
 # sub PROG [SBATCH ARGS]: a 10-minute job running PROG under srun.
 sub () {
     local prog
@@ -286,10 +301,7 @@ twins_preference () {
 
 # The twin rule strict (fallback_after -1): the third LAM job waits.
 twins () {
-    good_config twins -1 >"$NS_CLUSTER_DIR/nodeshare.json"
-    ns_cluster_reconfigure
-    wait_until 10 log_has "nodeshare: reloaded: policy twins, stripe_width 2, max_cotenants 2, fallback_after -1"
-    tap_ok $? "[$tp] reconfigured: fallback_after -1"
+    reconfigure_to twins -1
     a=$(sub lmp_serial -n 24)
     b=$(sub lmp_serial -n 24)
     ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
@@ -317,8 +329,7 @@ twins () {
     tap_is "$(nodes_of "$c")" "$sched" "[$tp]   on the reserved pair $sched"
     show_queue
     clean_slate
-    good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
-    ns_cluster_reconfigure
+    back_to_twins
 }
 
 # keep:LAM (the study's Keep): LAM shares only with LAM, every other
@@ -328,10 +339,7 @@ twins () {
 # As a preference (fallback_after 0) the ABQ job is packed at once as stock
 # Slurm would.
 keep () {
-    good_config keep:LAM -1 >"$NS_CLUSTER_DIR/nodeshare.json"
-    ns_cluster_reconfigure
-    wait_until 10 log_has "nodeshare: reloaded: policy keep:LAM, stripe_width 2, max_cotenants 2, fallback_after -1"
-    tap_ok $? "[$tp] reconfigured: policy keep:LAM, fallback_after -1"
+    reconfigure_to keep:LAM -1
     a=$(sub lmp_serial -n 24)
     b=$(sub abq_std -n 24)
     ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
@@ -365,10 +373,7 @@ keep () {
     show_queue
     clean_slate
 
-    good_config keep:LAM >"$NS_CLUSTER_DIR/nodeshare.json"
-    ns_cluster_reconfigure
-    wait_until 10 log_has "nodeshare: reloaded: policy keep:LAM, stripe_width 2, max_cotenants 2, fallback_after 0"
-    tap_ok $? "[$tp] reconfigured: policy keep:LAM, fallback_after 0"
+    reconfigure_to keep:LAM
     a=$(sub lmp_serial -n 24)
     b=$(sub abq_std -n 24)
     ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
@@ -378,8 +383,7 @@ keep () {
     grep -F "nodeshare: job $c (ABQ, 24 cores) [keep:LAM]: placed by cons_tres as stock Slurm would (fallback) -> " "$(log)" >/dev/null
     tap_ok $? "[$tp]   log: placed by cons_tres as stock Slurm would (fallback)"
     clean_slate
-    good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
-    ns_cluster_reconfigure
+    back_to_twins
 }
 
 # Backfill beside a waiting twin (issue 11): J1 LAM (5 min) and J2 ABQ
@@ -387,10 +391,7 @@ keep () {
 # pair (strict twin rule), J5 LSD with a 1-minute limit backfills beside J1
 # now: it ends before J1 does, so before J4 could start.
 backfill () {
-    good_config twins -1 >"$NS_CLUSTER_DIR/nodeshare.json"
-    ns_cluster_reconfigure
-    wait_until 10 log_has "nodeshare: reloaded: policy twins, stripe_width 2, max_cotenants 2, fallback_after -1"
-    tap_ok $? "[$tp] reconfigured: fallback_after -1"
+    reconfigure_to twins -1
     j1=$(sub lmp_serial -n 24 -t 5)
     j2=$(sub abq_std -n 24)
     ns_wait_job_state "$j1" RUNNING 20 && ns_wait_job_state "$j2" RUNNING 20
@@ -422,10 +423,7 @@ backfill () {
     # With fallback_after 120 J4 is packed as stock from 120 s after its
     # submission, before J1 ends: that is its start time, and J5 still
     # starts beside J1 at once.
-    good_config twins 120 >"$NS_CLUSTER_DIR/nodeshare.json"
-    ns_cluster_reconfigure
-    wait_until 10 log_has "nodeshare: reloaded: policy twins, stripe_width 2, max_cotenants 2, fallback_after 120"
-    tap_ok $? "[$tp] reconfigured: fallback_after 120"
+    reconfigure_to twins 120
     j1=$(sub lmp_serial -n 24 -t 5)
     j2=$(sub abq_std -n 24)
     ns_wait_job_state "$j1" RUNNING 20 && ns_wait_job_state "$j2" RUNNING 20
@@ -451,8 +449,7 @@ backfill () {
     tap_ok $? "[$tp]   J4 is to start 120 s after its submission (StartTime $(ns_job_field "$j4" StartTime), submitted $(ns_job_field "$j4" SubmitTime); J1 ends $(ns_job_field "$j1" EndTime))"
     show_queue
     clean_slate
-    good_config twins >"$NS_CLUSTER_DIR/nodeshare.json"
-    ns_cluster_reconfigure
+    back_to_twins
 }
 
 # as_asked NAME WANT_NODES WANT_CPUS SBATCH ARGS...
