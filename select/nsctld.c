@@ -28,6 +28,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "nscompat.h"
+
 #include "src/common/bitstring.h"
 #include "src/common/job_resources.h"
 #include "src/common/list.h"
@@ -74,10 +76,18 @@ static void learn_end (job_record_t *job);
 #define TAG_VAR "NODESHARE_PROGRAM"
 /* Batch scripts longer than this are identified by their first part. */
 #define SCRIPT_MAX (1024 * 1024)
-/* The reason code under which a waiting job shows nodeshare's reason:
- * select_nodes() keeps state_desc for it (and for no other "waiting for
- * resources" code), so squeue's %R and `scontrol show job` print it. */
+/* Why a job waits, where its user sees it:
+ * - on every release, the job's SystemComment (`scontrol show job`,
+ *   `squeue -O SystemComment`, nodeshare-why JOBID), set only when it is
+ *   empty or nodeshare's own, so an administrator's or Slurm's comment is
+ *   never overwritten;
+ * - up to 22.05 also the reason: select_nodes() keeps state_desc for
+ *   WAIT_BLOCK_D_ACTION (and for no other "waiting for resources" code),
+ *   so squeue's %R prints it.  From 23.02 select_nodes() resets the
+ *   reason to Resources and frees state_desc after every failed test. */
+#if !NS_SLURM_AT_LEAST(23, 2, 0)
 #define NS_WAIT_REASON WAIT_BLOCK_D_ACTION
+#endif
 #define NS_DESC_PREFIX "nodeshare: "
 
 struct running {
@@ -371,8 +381,8 @@ static int job_shares (const job_record_t *job)
 static int running_flags (const job_record_t *job, int program, int nnodes)
 {
     const ns_policy_t *pol = ns_config_policy (S.cfg);
-    const struct job_details *d = job->details;
-    if ((d && d->whole_node == WHOLE_NODE_REQUIRED)
+    const job_details_t *d = job->details;
+    if ((d && NS_WHOLE_NODE (d))
         || pol->kind == NS_POLICY_EXCLUSIVE || pol->kind == NS_POLICY_SPREAD)
         return NS_JOB_CLOSES_NODES
                | (pol->kind == NS_POLICY_SPREAD ? NS_JOB_STRIPED : 0);
@@ -450,7 +460,7 @@ static int rebuild (ns_error_t *err)
     }
     S.gen++;
     if (job_list) {
-        ListIterator it = list_iterator_create (job_list);
+        list_itr_t *it = list_iterator_create (job_list);
         job_record_t *job;
         while ((job = list_next (it))) {
             ns_jobinfo_t *ji = ns_jobmemo_get (S.memo, job->job_id);
@@ -481,7 +491,7 @@ static void sweep_memo (void)
         || ns_jobmemo_count (S.memo) <= 2 * list_count (job_list) + 1024)
         return;
     S.gen++;
-    ListIterator it = list_iterator_create (job_list);
+    list_itr_t *it = list_iterator_create (job_list);
     job_record_t *job;
     while ((job = list_next (it))) {
         ns_jobinfo_t *ji = ns_jobmemo_find (S.memo, job->job_id);
@@ -758,7 +768,7 @@ static void learn_running (uint32_t except)
 {
     if (!S.learn || !job_list)
         return;
-    ListIterator it = list_iterator_create (job_list);
+    list_itr_t *it = list_iterator_create (job_list);
     job_record_t *job;
     while ((job = list_next (it)))
         if (IS_JOB_RUNNING (job) && job->job_id != except)
@@ -779,7 +789,7 @@ static int set16 (uint16_t v)
  * asked), or NULL. */
 static const char *beyond_model (const job_record_t *job)
 {
-    const struct job_details *d = job->details;
+    const job_details_t *d = job->details;
     if (job->bit_flags & SPREAD_JOB)
         return "--spread-job";
     if (job->gres_list_req && list_count (job->gres_list_req))
@@ -799,9 +809,11 @@ static const char *beyond_model (const job_record_t *job)
  * option that asks for it, or NULL. */
 static const char *explicit_request (const job_record_t *job)
 {
-    const struct job_details *d = job->details;
-    if (d->whole_node == WHOLE_NODE_REQUIRED)
+    const job_details_t *d = job->details;
+    if (NS_WHOLE_NODE (d))
         return "--exclusive";
+    if (NS_WHOLE_TOPO (d))
+        return "--exclusive=topo";
     if (d->req_node_bitmap)
         return "--nodelist";
     /* Without -N slurmctld leaves max_nodes 0 (no limit). */
@@ -815,7 +827,7 @@ static const char *explicit_request (const job_record_t *job)
 static void build_request (job_record_t *job, ns_jobinfo_t *ji,
                            bitstr_t *bitmap, ns_request_t *r)
 {
-    const struct job_details *d = job->details;
+    const job_details_t *d = job->details;
     int cpt = set16 (d->cpus_per_task) ? d->cpus_per_task : 1;
     int ntasks = d->num_tasks && d->num_tasks != NO_VAL
                      ? (int)d->num_tasks : 0;
@@ -845,7 +857,7 @@ static void build_request (job_record_t *job, ns_jobinfo_t *ji,
  * changed the field since. */
 static void undo_shape (job_record_t *job, ns_jobinfo_t *ji)
 {
-    struct job_details *d = job->details;
+    job_details_t *d = job->details;
     if (!ji->applied)
         return;
     if (d->ntasks_per_node == ji->set_ntasks_per_node)
@@ -865,7 +877,7 @@ static void undo_shape (job_record_t *job, ns_jobinfo_t *ji)
 static void apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
                          int tpn, int cpt)
 {
-    struct job_details *d = job->details;
+    job_details_t *d = job->details;
     ji->orig_min_nodes = d->min_nodes;
     ji->orig_max_nodes = d->max_nodes;
     ji->orig_pn_min_cpus = d->pn_min_cpus;
@@ -882,11 +894,9 @@ static void apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
     ji->applied = 1;
 }
 
-static int is_ours (const job_record_t *job)
+static int ours (const char *text)
 {
-    return job->state_reason == NS_WAIT_REASON && job->state_desc
-           && !strncmp (job->state_desc, NS_DESC_PREFIX,
-                        strlen (NS_DESC_PREFIX));
+    return text && !strncmp (text, NS_DESC_PREFIX, strlen (NS_DESC_PREFIX));
 }
 
 static void touch_jobs (void)
@@ -897,11 +907,20 @@ static void touch_jobs (void)
 
 static void clear_reason (job_record_t *job)
 {
-    if (!is_ours (job))
-        return;
-    job->state_reason = WAIT_RESOURCES;
-    xfree (job->state_desc);
-    touch_jobs ();
+    int touched = 0;
+    if (ours (job->system_comment)) {
+        xfree (job->system_comment);
+        touched = 1;
+    }
+#ifdef NS_WAIT_REASON
+    if (job->state_reason == NS_WAIT_REASON && ours (job->state_desc)) {
+        job->state_reason = WAIT_RESOURCES;
+        xfree (job->state_desc);
+        touched = 1;
+    }
+#endif
+    if (touched)
+        touch_jobs ();
 }
 
 /* "job 7 (LAM, 24 cores) [twins]: waits (twin): ..." -> "waits (twin):
@@ -915,15 +934,25 @@ static const char *explain_tail (const char *explain)
 static void set_reason (job_record_t *job, const char *explain)
 {
     char *desc = xstrdup_printf (NS_DESC_PREFIX "%s", explain_tail (explain));
-    if (job->state_reason == NS_WAIT_REASON && job->state_desc
-        && !strcmp (job->state_desc, desc)) {
-        xfree (desc);
-        return;
+    int touched = 0;
+    if ((!job->system_comment || ours (job->system_comment))
+        && xstrcmp (job->system_comment, desc)) {
+        xfree (job->system_comment);
+        job->system_comment = xstrdup (desc);
+        touched = 1;
     }
-    job->state_reason = NS_WAIT_REASON;
-    xfree (job->state_desc);
-    job->state_desc = desc;
-    touch_jobs ();
+#ifdef NS_WAIT_REASON
+    if (job->state_reason != NS_WAIT_REASON
+        || xstrcmp (job->state_desc, desc)) {
+        job->state_reason = NS_WAIT_REASON;
+        xfree (job->state_desc);
+        job->state_desc = xstrdup (desc);
+        touched = 1;
+    }
+#endif
+    xfree (desc);
+    if (touched)
+        touch_jobs ();
 }
 
 /* Log line once per distinct decision of a job. */
@@ -981,16 +1010,16 @@ struct call {
     bitstr_t *bitmap;
     uint32_t min_nodes, max_nodes, req_nodes;
     uint16_t mode;
-    List cand;
-    List *preempt;
-    bitstr_t *exc;
+    list_t *cand;
+    list_t **preempt;
+    ns_exc_t exc;
 };
 
 static int call_stock (const struct call *c, uint32_t min, uint32_t max,
                        uint32_t req)
 {
     return c->stock (c->job, c->bitmap, min, max, req, c->mode, c->cand,
-                     c->preempt, c->exc);
+                     c->preempt, NS_EXC_ARGS (c->exc));
 }
 
 /* Mark in used (a cluster core bitmap, cr_get_coremap_offset) the cores
@@ -1005,7 +1034,7 @@ static int used_cores (const ns_placement_t *pl, bitstr_t *used)
         if (pl->shares[i].node < node_record_count)
             bit_set (ours, pl->shares[i].node);
     int rc = 0;
-    ListIterator it = list_iterator_create (job_list);
+    list_itr_t *it = list_iterator_create (job_list);
     job_record_t *job;
     while (rc == 0 && (job = list_next (it))) {
         job_resources_t *jr = job->job_resrcs;
@@ -1051,14 +1080,17 @@ static bitstr_t *uneven_exclude (const struct call *c,
                                  const ns_placement_t *pl)
 {
     int total = (int)cr_get_coremap_offset (node_record_count);
-    if (total <= 0 || (c->exc && bit_size (c->exc) != total))
+    if (total <= 0)
+        return NULL;
+    bitstr_t *exc = ns_exc_to_bitmap (&c->exc, total);
+    if (!exc)
         return NULL;
     bitstr_t *used = bit_alloc (total);
     if (used_cores (pl, used) < 0) {
         FREE_NULL_BITMAP (used);
+        FREE_NULL_BITMAP (exc);
         return NULL;
     }
-    bitstr_t *exc = c->exc ? bit_copy (c->exc) : bit_alloc (total);
     for (int j = 0; j < pl->n; j++) {
         int i = pl->shares[j].node;
         const node_record_t *node = i < node_record_count
@@ -1131,9 +1163,13 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
                                                 : NULL;
         if (exc) {
             struct call u = *c;
-            u.exc = exc;
+            ns_exc_owned_t owned;
+            ns_exc_with_cores (&c->exc, exc, &owned);
+            u.exc = owned.exc;
             apply_shape (c->job, ji, pl->n, 0, r->cpus_per_task);
             rc = call_stock (&u, min, max, req);
+            ns_exc_release (&owned);   /* frees exc */
+            exc = NULL;
             done = rc == SLURM_SUCCESS;
             if (!done) {
                 undo_shape (c->job, ji);
@@ -1143,7 +1179,6 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
                        "stripe's cores, asking for %d tasks per node",
                        c->job, most / r->cpus_per_task);
             }
-            FREE_NULL_BITMAP (exc);
         }
         /* Even, a will-run test (whose cores are free later, not now) or
          * no exact cores: the model's fullest node sets the tasks per
@@ -1368,7 +1403,7 @@ static int decide (const struct call *c, int run_now, int *waits)
     if (why) {
         /* Stock's shape and stock's nodes (design.md section 2). */
         ji->placed = 1;
-        ji->flags = job->details->whole_node == WHOLE_NODE_REQUIRED
+        ji->flags = NS_WHOLE_NODE (job->details)
                         ? NS_JOB_CLOSES_NODES : NS_JOB_PACKED;
         int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         if (run_now && rc == SLURM_SUCCESS) {
@@ -1417,15 +1452,15 @@ static int decide (const struct call *c, int run_now, int *waits)
 int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
                       bitstr_t *bitmap, uint32_t min_nodes,
                       uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
-                      List preemptee_candidates, List *preemptee_job_list,
-                      bitstr_t *exc_core_bitmap)
+                      list_t *preemptee_candidates,
+                      list_t **preemptee_job_list, const ns_exc_t *exc)
 {
     struct call c = {
         .stock = stock, .job = job_ptr, .bitmap = bitmap,
         .min_nodes = min_nodes, .max_nodes = max_nodes,
         .req_nodes = req_nodes, .mode = mode,
         .cand = preemptee_candidates, .preempt = preemptee_job_list,
-        .exc = exc_core_bitmap,
+        .exc = *exc,
     };
     int run_now = SELECT_IS_MODE_RUN_NOW (mode)
                   && !(mode & SELECT_MODE_FLAGS);

@@ -15,16 +15,7 @@
 #ifndef NODESHARE_NSCTLD_H
 #define NODESHARE_NSCTLD_H
 
-#include "src/common/select.h"
-#include "src/slurmctld/slurmctld.h"
-
-/* cons_tres's select_p_job_test. */
-typedef int (*ns_job_test_f) (job_record_t *job_ptr, bitstr_t *bitmap,
-                              uint32_t min_nodes, uint32_t max_nodes,
-                              uint32_t req_nodes, uint16_t mode,
-                              List preemptee_candidates,
-                              List *preemptee_job_list,
-                              bitstr_t *exc_core_bitmap);
+#include "nscompat.h"
 
 /* Read nodeshare.json (slurmctld only; elsewhere: inactive, returns 0).
  * A broken file is fatal here: slurmctld stops with the model's message. */
@@ -50,7 +41,7 @@ void ns_ctld_job_fini (job_record_t *job_ptr);
 int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
                       bitstr_t *bitmap, uint32_t min_nodes,
                       uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
-                      List preemptee_candidates, List *preemptee_job_list,
-                      bitstr_t *exc_core_bitmap);
+                      list_t *preemptee_candidates,
+                      list_t **preemptee_job_list, const ns_exc_t *exc);
 
 #endif /* !NODESHARE_NSCTLD_H */
