@@ -494,6 +494,12 @@ int ns_learn_remap (ns_learn_t *l, const ns_progtab_t *from,
 
 json_object *ns_learn_save (const ns_learn_t *l, const ns_progtab_t *progs)
 {
+    return ns_learn_save_from (l, progs, 0);
+}
+
+json_object *ns_learn_save_from (const ns_learn_t *l,
+                                 const ns_progtab_t *progs, int first)
+{
     json_object *root = json_object_new_object ();
     json_object *arr = json_object_new_array ();
     if (!root || !arr) {
@@ -504,7 +510,7 @@ json_object *ns_learn_save (const ns_learn_t *l, const ns_progtab_t *progs)
     json_object_object_add (root, "version", json_object_new_int (1));
     json_object_object_add (root, "node_cores",
                             json_object_new_int (l->node_cores));
-    for (int i = 0; i < l->nobs; i++) {
+    for (int i = first < 0 ? 0 : first; i < l->nobs; i++) {
         const struct obs *ob = &l->obs[i];
         json_object *o = json_object_new_object ();
         json_object *segs = json_object_new_array ();

@@ -86,6 +86,10 @@ int ns_learn_nobservations (const ns_learn_t *l);
  * state (names interned in progs); -1 with err (EINVAL: where and what is
  * wrong) and nothing added. */
 json_object *ns_learn_save (const ns_learn_t *l, const ns_progtab_t *progs);
+/* The same for the observations from index `first` on (the newest is
+ * nobservations - 1): the select plugin journals each new observation. */
+json_object *ns_learn_save_from (const ns_learn_t *l,
+                                 const ns_progtab_t *progs, int first);
 int ns_learn_load (ns_learn_t *l, json_object *state, ns_progtab_t *progs,
                    ns_error_t *err);
 

@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "nscompat.h"
 
@@ -121,6 +123,8 @@ static struct {
     time_t learn_saved;         /* last state write */
     int learn_unsaved;          /* observations since */
     int learn_unfitted;         /* observations since the last fit */
+    char journal_path[PATH_MAX + 16]; /* learn_path + ".journal" */
+    uint64_t learn_seq;         /* observations ever journalled */
 
     time_t built;               /* when the model was last rebuilt */
     ns_jobmemo_t *memo;
@@ -567,6 +571,9 @@ static void learn_save (int force)
         || (!force && now - S.learn_saved < lc->save_every))
         return;
     json_object *st = ns_learn_save (S.learn, ns_config_progtab (S.cfg));
+    if (st)
+        json_object_object_add (st, "journal_seq",
+                                json_object_new_int64 ((int64_t)S.learn_seq));
     char tmp[PATH_MAX + 8];
     snprintf (tmp, sizeof (tmp), "%s.new", S.learn_path);
     int ok = st && json_object_to_file_ext (tmp, st, JSON_C_TO_STRING_PLAIN)
@@ -575,6 +582,9 @@ static void learn_save (int force)
     if (ok && chmod (tmp, 0600) == 0 && rename (tmp, S.learn_path) == 0) {
         S.learn_saved = now;
         S.learn_unsaved = 0;
+        /* Lines up to journal_seq are in the state now. */
+        if (unlink (S.journal_path) < 0 && errno != ENOENT)
+            debug ("nodeshare: cannot remove %s: %m", S.journal_path);
         debug ("nodeshare: learning state saved: %d observations in %s",
                ns_learn_nobservations (S.learn), S.learn_path);
     } else {
@@ -583,6 +593,80 @@ static void learn_save (int force)
         unlink (tmp);
         S.learn_saved = now;    /* try again later, not at every job */
     }
+}
+
+/* Each observation goes to the journal (StateSaveLocation/
+ * nodeshare-learn.json.journal, one JSON line each, numbered) the moment
+ * it is made, so that none is lost when slurmctld ends without the
+ * plugin's fini: from 23.11 `scontrol reconfigure` re-executes slurmctld
+ * and the old process just exits; a crash or SIGKILL likewise.  The state
+ * file records the last number it holds; learn_start() replays the lines
+ * after it. */
+static void learn_journal (void)
+{
+    int n = ns_learn_nobservations (S.learn);
+    json_object *js = n > 0 ? ns_learn_save_from (S.learn,
+                                                  ns_config_progtab (S.cfg),
+                                                  n - 1)
+                            : NULL;
+    if (!js)
+        return;
+    S.learn_seq++;
+    json_object_object_add (js, "seq",
+                            json_object_new_int64 ((int64_t)S.learn_seq));
+    const char *line = json_object_to_json_string_ext (
+        js, JSON_C_TO_STRING_PLAIN);
+    int fd = open (S.journal_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+                   0600);
+    size_t len = strlen (line);
+    int ok = fd >= 0 && write (fd, line, len) == (ssize_t)len
+             && write (fd, "\n", 1) == 1;
+    if (fd >= 0)
+        close (fd);
+    if (!ok)
+        error ("nodeshare: cannot append to the learning journal %s: %m; "
+               "the observation is kept in memory until the next save",
+               S.journal_path);
+    json_object_put (js);
+}
+
+/* Replay the journal's lines numbered after `after` (the state's
+ * journal_seq).  A line that does not load (cut short by a crash) is
+ * skipped with a log line.  Returns the observations added. */
+static int learn_replay (uint64_t after)
+{
+    ns_error_t err;
+    FILE *f = fopen (S.journal_path, "re");
+    if (!f)
+        return 0;
+    int added = 0, lineno = 0;
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline (&buf, &cap, f)) > 0) {
+        lineno++;
+        json_object *js = json_tokener_parse (buf), *v;
+        int64_t seq = js && json_object_object_get_ex (js, "seq", &v)
+                          ? json_object_get_int64 (v) : -1;
+        if (seq > 0 && (uint64_t)seq > S.learn_seq)
+            S.learn_seq = (uint64_t)seq;
+        if (!js || seq < 1) {
+            error ("nodeshare: %s:%d: not a journal line (skipped)",
+                   S.journal_path, lineno);
+        }
+        else if ((uint64_t)seq > after) {
+            if (ns_learn_load (S.learn, js, ns_config_progtab (S.cfg), &err)
+                < 0)
+                error ("nodeshare: %s:%d: %s (skipped)", S.journal_path,
+                       lineno, err.text);
+            else
+                added++;
+        }
+        json_object_put (js);
+    }
+    free (buf);
+    fclose (f);
+    return added;
 }
 
 /* Fit and merge: learned figures where the configuration gives none. */
@@ -643,10 +727,18 @@ static int learn_start (void)
     }
     ns_learn_set_max (S.learn, lc->max_observations);
     S.learn_saved = time (NULL);
+    S.learn_seq = 0;
+    snprintf (S.journal_path, sizeof (S.journal_path), "%s.journal",
+              S.learn_path);
     struct stat st;
     if (stat (S.learn_path, &st) < 0) {
-        info ("nodeshare: learning from job ends (state: %s, none yet)",
-              S.learn_path);
+        int j = learn_replay (0);
+        info ("nodeshare: learning from job ends (state: %s, none yet; "
+              "%d observations from its journal)", S.learn_path, j);
+        if (j > 0) {
+            S.learn_unsaved += j;
+            learn_refit ();
+        }
         return 1;
     }
     json_object *js = json_object_from_file (S.learn_path);
@@ -665,9 +757,16 @@ static int learn_start (void)
         json_object_put (js);
         return 1;
     }
+    json_object *v;
+    uint64_t upto = json_object_object_get_ex (js, "journal_seq", &v)
+                        ? (uint64_t)json_object_get_int64 (v) : 0;
     json_object_put (js);
-    info ("nodeshare: learning state: %d observations from %s",
-          ns_learn_nobservations (S.learn), S.learn_path);
+    S.learn_seq = upto;
+    int j = learn_replay (upto);
+    S.learn_unsaved += j;
+    info ("nodeshare: learning state: %d observations from %s (%d of them "
+          "from its journal)", ns_learn_nobservations (S.learn),
+          S.learn_path, j);
     learn_refit ();
     return 1;
 }
@@ -745,6 +844,7 @@ static void learn_end (job_record_t *job)
         return;
     }
     if (rc == 1) {
+        learn_journal ();
         S.learn_unsaved++;
         S.learn_unfitted++;
         debug ("nodeshare: learning: %pJ observed (%d observations)", job,
@@ -1265,7 +1365,8 @@ static void refresh_ends (void)
  * time.  1 when a placement was found (S.pl); *not_before is then the end
  * of the last job that had to end for it, before which the policy does
  * not place the job. */
-static int decide_future (const ns_request_t *r, time_t *not_before)
+static int decide_future (const ns_request_t *r, time_t from,
+                          time_t *not_before)
 {
     ns_error_t err;
     refresh_ends ();
@@ -1276,7 +1377,9 @@ static int decide_future (const ns_request_t *r, time_t *not_before)
     if (ids && ends) {
         for (int k = 0; k < S.nrun; k++) {
             ids[k] = S.run[k].id;
-            ends[k] = (double)S.run[k].end;
+            /* Jobs that end before the window opens end together at
+             * its start (the first try is once they all have). */
+            ends[k] = (double)(S.run[k].end < from ? from : S.run[k].end);
         }
         ns_request_t q = *r;
         q.flags |= NS_REQ_QUIET;
@@ -1323,13 +1426,31 @@ static int stocks (const ns_placement_t *pl)
     return pl->rule == NS_RULE_PACK || pl->rule == NS_RULE_FALLBACK;
 }
 
+/* Does a running job end by t? */
+static int any_ends_by (time_t t)
+{
+    refresh_ends ();
+    for (int i = 0; i < S.nrun; i++)
+        if (S.run[i].end <= t)
+            return 1;
+    return 0;
+}
+
+/* A will-run test: when and where would the job start?  Backfill (24.11)
+ * tests it in a window that opens at `from` (later than now): the answer
+ * is the placement on the cluster as it will be then, the jobs that end
+ * before it gone, as a run-now test at that moment would answer. */
 static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
                             const ns_request_t *r)
 {
     time_t not_before = 0, now = time (NULL);
-    if (S.pl->verdict == NS_PLACED)
+    time_t from = ns_exc_window_start (&c->exc);
+    int later = from > now && any_ends_by (from);
+    if (S.pl->verdict == NS_PLACED && !later)
         return allocate_on (c, ji, r, S.pl, 0);
-    int found = decide_future (r, &not_before);
+    int found = decide_future (r, later ? from : 0, &not_before);
+    if (found && not_before < from)
+        not_before = from;
     int64_t fb = ns_place_fallback_in (ns_config_policy (S.cfg), r);
     if (fb >= 0 && (!found || now + fb < not_before)) {
         /* fallback_after runs out first: from then on cons_tres places

@@ -130,6 +130,40 @@ static void test_hand (void)
     json_object_put (broken);
     json_object_put (st);
 
+    /* The journal's form: the newest observation alone, which a learner
+     * holding the others adds to give the whole state's fit. */
+    {
+        int nall = ns_learn_nobservations (l);
+        json_object *last = ns_learn_save_from (l, progs, nall - 1);
+        json_object *head = ns_learn_save (l, progs), *arr;
+        json_object_object_get_ex (last, "observations", &arr);
+        is_int ((int)json_object_array_length (arr), 1,
+                "save_from (the newest): one observation");
+        json_object_object_get_ex (head, "observations", &arr);
+        json_object_array_del_idx (arr, (size_t)nall - 1, 1);
+        ns_progtab_t *progs3 = ns_progtab_create ();
+        ns_learn_t *l3 = ns_learn_create (24, &err);
+        ok (ns_learn_load (l3, head, progs3, &err) == 0
+            && ns_learn_load (l3, last, progs3, &err) == 0,
+            "state without the newest, then the newest");
+        int a3 = ns_progtab_lookup (progs3, "A");
+        int b3 = ns_progtab_lookup (progs3, "B");
+        is_int (ns_learn_nobservations (l3), nall, "every observation back");
+        ok (ns_learn_fit (l3, NULL, &err) == 0
+            && near (ns_learn_slowdown (l3, a3, b3).value, 1.1, 1e-6),
+            "the same fit (A beside B %.4f)",
+            ns_learn_slowdown (l3, a3, b3).value);
+        json_object *none = ns_learn_save_from (l, progs, nall);
+        json_object_object_get_ex (none, "observations", &arr);
+        is_int ((int)json_object_array_length (arr), 0,
+                "save_from (past the newest): none");
+        json_object_put (none);
+        json_object_put (last);
+        json_object_put (head);
+        ns_learn_destroy (l3);
+        ns_progtab_destroy (progs3);
+    }
+
     /* Learned figures go where the configuration gives none. */
     ns_interf_t *given = ns_interf_create ();
     ns_interf_set_speedup (given, a2, 1.5, NULL);
