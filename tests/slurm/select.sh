@@ -140,8 +140,16 @@ cpus_per_node () {
         END { print "" }'
 }
 
+# Why a job waits, as its user sees it: nodeshare's word (SystemComment;
+# on 22.05 also the reason) when there is one, else squeue's reason.
 reason_of () {
-    squeue -h -j "$1" -o '%R' 2>/dev/null
+    local c
+    c=$(squeue -h -j "$1" -O 'system_comment:1000' 2>/dev/null \
+        | sed 's/[[:space:]]*$//')
+    case $c in
+        "nodeshare: "*) echo "$c" ;;
+        *) squeue -h -j "$1" -o '%R' 2>/dev/null ;;
+    esac
 }
 
 # wait_until SECONDS CMD...: poll CMD every 0.2 s.
@@ -310,8 +318,18 @@ twins () {
     wait_until 15 reason_matches "$c" '^\(?nodeshare: waits \(twin\)'
     tap_ok $? "[$tp] a third LAM job waits for a non-twin pair: $(reason_of "$c")"
     tap_is "$(ns_job_field "$c" JobState)" PENDING "[$tp]   it is PENDING"
-    scontrol show job "$c" | grep -q 'Reason=nodeshare:_waits'
-    tap_ok $? "[$tp]   scontrol show job shows Reason=nodeshare:..."
+    if ! _ns_version_ge "$(ns_slurm_version)" 23.02; then
+        scontrol show job "$c" | grep -q 'Reason=nodeshare:_waits'
+        tap_ok $? "[$tp]   scontrol show job shows Reason=nodeshare:..."
+    else   # select_nodes() resets the reason: SystemComment keeps it
+        scontrol show job "$c" | grep -q 'SystemComment=nodeshare: waits (twin)'
+        tap_ok $? "[$tp]   scontrol show job shows SystemComment=nodeshare: waits (twin)..."
+    fi
+    # A user without root sees it too.
+    why=$(runuser -u nobody -- env SLURM_CONF="$SLURM_CONF" \
+          "$top_srcdir/cmd/nodeshare-why" "$c" 2>&1)
+    tap_like "$why" "^$c PENDING .*nodeshare: waits \\(twin\\)" \
+        "[$tp]   nodeshare-why $c as user nobody: $why"
     # Backfill reserves the pair that frees up first for it.
     wait_until 15 test -n "$(ns_job_field "$c" SchedNodeList)"
     sched=$(ns_job_field "$c" SchedNodeList)
