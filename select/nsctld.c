@@ -733,8 +733,12 @@ static int learn_start (void)
     struct stat st;
     if (stat (S.learn_path, &st) < 0) {
         int j = learn_replay (0);
-        info ("nodeshare: learning from job ends (state: %s, none yet; "
-              "%d observations from its journal)", S.learn_path, j);
+        if (j > 0)
+            info ("nodeshare: learning from job ends (state: %s, none yet; "
+                  "%d observations from its journal)", S.learn_path, j);
+        else
+            info ("nodeshare: learning from job ends (state: %s, none yet)",
+                  S.learn_path);
         if (j > 0) {
             S.learn_unsaved += j;
             learn_refit ();
@@ -748,6 +752,11 @@ static int learn_start (void)
         snprintf (aside, sizeof (aside), "%s.corrupt-%ld", S.learn_path,
                   (long)time (NULL));
         int moved = rename (S.learn_path, aside) == 0;
+        /* Its journal belongs to it. */
+        char aside_j[PATH_MAX + 48];
+        snprintf (aside_j, sizeof (aside_j), "%s.journal", aside);
+        if (rename (S.journal_path, aside_j) < 0 && errno != ENOENT)
+            unlink (S.journal_path);
         error ("nodeshare: learning state %s does not load (%s); %s, "
                "learning starts afresh", S.learn_path,
                js ? err.text : "not JSON",

@@ -150,6 +150,43 @@ tap_ok $? "  log: learning state: 10 observations loaded"
 wait_observations 11 30
 tap_is "$(observations)" 11 "  and it goes on: 11"
 
+# An observation not yet in the state survives slurmctld ending without
+# the plugin's fini (SIGKILL here; from 23.11 `scontrol reconfigure`
+# re-executes slurmctld the same way): it is in the journal, and the next
+# slurmctld replays it.
+sed 's/"save_every": 0/"save_every": 3600/' "$NS_CLUSTER_DIR/nodeshare.json" \
+    >"$NS_CLUSTER_DIR/nodeshare.json.new" &&
+    mv "$NS_CLUSTER_DIR/nodeshare.json.new" "$NS_CLUSTER_DIR/nodeshare.json"
+ns_cluster_reconfigure
+tap_ok $? "scontrol reconfigure: save_every 3600"
+# (23.11+: the re-executed slurmctld starts learning at the next job.)
+j=$(batch 1 2)
+ns_wait_job_state "$j" COMPLETED 60
+wait_log "learning: JobId=$j observed"
+tap_ok $? "  job $j observed"
+tap_is "$(observations)" 11 "  the state still holds 11 (not saved yet)"
+tap_is "$(wc -l <"$state.journal" 2>/dev/null | tr -d ' ')" 1 \
+    "  the journal holds its observation"
+pid=$(cat "$NS_CLUSTER_DIR/slurmctld.pid")
+kill -KILL "$pid"
+t=0
+while kill -0 "$pid" 2>/dev/null && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+ns_cluster_restart_ctld
+tap_ok $? "slurmctld killed (SIGKILL, no fini) and started again"
+j=$(batch 1 2)
+ns_wait_job_state "$j" COMPLETED 60
+wait_log "nodeshare: learning state: 12 observations from $state (1 of them from its journal)"
+tap_ok $? "  log: 12 observations, 1 of them from the journal: nothing lost" ||
+    tap_diag "$(grep 'learning state' "$log" | tail -3)"
+sed 's/"save_every": 3600/"save_every": 0/' "$NS_CLUSTER_DIR/nodeshare.json" \
+    >"$NS_CLUSTER_DIR/nodeshare.json.new" &&
+    mv "$NS_CLUSTER_DIR/nodeshare.json.new" "$NS_CLUSTER_DIR/nodeshare.json"
+ns_cluster_reconfigure
+j=$(batch 1 2)
+ns_wait_job_state "$j" COMPLETED 60
+wait_observations 14 30
+tap_is "$(observations)" 14 "  save_every 0 again: the next job end saves all 14"
+
 # A state that does not load: set aside, never fatal.
 echo '{ "version": 1, "node_cores": 24, "observations": [ { "program": 7 } ] }' >"$state"
 ns_cluster_restart_ctld
