@@ -151,6 +151,53 @@ static void note_stat (void)
     S.st_ok = stat (S.path, &S.st) == 0;
 }
 
+/* The configuration in force, copied beside slurmctld's state
+ * (StateSaveLocation/nodeshare.json.in-force, mode 0600): from 23.11
+ * `scontrol reconfigure` re-executes slurmctld, and the new process can
+ * only keep the previous configuration when a changed nodeshare.json is
+ * broken if it finds it there.  Best effort: without it a broken file on
+ * reconfigure fails the reconfigure, as a broken slurm.conf does. */
+static int in_force_path (char *buf, size_t len)
+{
+    return slurm_conf.state_save_location
+           && snprintf (buf, len, "%s/nodeshare.json.in-force",
+                        slurm_conf.state_save_location) < (int)len;
+}
+
+static void keep_in_force (int missing)
+{
+    char dst[PATH_MAX], tmp[PATH_MAX + 8];
+    if (!in_force_path (dst, sizeof (dst)))
+        return;
+    if (missing) {
+        unlink (dst);
+        return;
+    }
+    snprintf (tmp, sizeof (tmp), "%s.new", dst);
+    FILE *in = fopen (S.path, "re");
+    int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    FILE *out = fd >= 0 ? fdopen (fd, "w") : NULL;
+    int ok = in && out;
+    char buf[8192];
+    size_t n;
+    while (ok && (n = fread (buf, 1, sizeof (buf), in)) > 0)
+        ok = fwrite (buf, 1, n, out) == n;
+    if (in && ferror (in))
+        ok = 0;
+    if (in)
+        fclose (in);
+    if (out) {
+        if (fclose (out) != 0)
+            ok = 0;
+    }
+    else if (fd >= 0)
+        close (fd);
+    if (!ok || rename (tmp, dst) < 0) {
+        debug ("nodeshare: cannot keep a copy of %s in %s: %m", S.path, dst);
+        unlink (tmp);
+    }
+}
+
 int ns_ctld_init (void)
 {
     ns_error_t err;
@@ -166,11 +213,26 @@ int ns_ctld_init (void)
         fatal ("nodeshare: path of %s next to %s is too long",
                NS_PLUGIN_CONFIG_NAME, slurm_conf.slurm_conf);
     note_stat ();
-    if (!(S.cfg = ns_plugin_config_load (S.path, &missing, &err)))
-        fatal ("nodeshare: %s", err.text);
-    info ("nodeshare: %s",
-          ns_plugin_config_describe (S.cfg, S.path, missing, desc,
-                                     sizeof (desc)));
+    /* Set by slurmctld (23.11+) in the process it executes for
+     * `scontrol reconfigure`. */
+    int reconf = getenv ("SLURMCTLD_RECONF") != NULL;
+    if (!(S.cfg = ns_plugin_config_load (S.path, &missing, &err))) {
+        char kept[PATH_MAX];
+        ns_error_t err2;
+        if (!reconf || !in_force_path (kept, sizeof (kept))
+            || !(S.cfg = ns_config_load_file (kept, &err2)))
+            fatal ("nodeshare: %s", err.text);
+        error ("nodeshare: %s; the previous configuration stays in force "
+               "(%s)", err.text,
+               ns_plugin_config_describe (S.cfg, S.path, 0, desc,
+                                          sizeof (desc)));
+    }
+    else {
+        info (reconf ? "nodeshare: reloaded: %s" : "nodeshare: %s",
+              ns_plugin_config_describe (S.cfg, S.path, missing, desc,
+                                         sizeof (desc)));
+        keep_in_force (missing);
+    }
     S.active = 1;
     S.dirty = 1;
     return 0;
@@ -237,6 +299,7 @@ void ns_ctld_reconfigure (void)
     /* Program ids and identity rules belong to the configuration. */
     ns_jobmemo_forget_programs (S.memo);
     S.dirty = 1;
+    keep_in_force (missing);
     info ("nodeshare: reloaded: %s",
           ns_plugin_config_describe (S.cfg, S.path, missing, desc,
                                      sizeof (desc)));
