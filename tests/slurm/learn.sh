@@ -185,7 +185,13 @@ ns_cluster_reconfigure
 j=$(batch 1 2)
 ns_wait_job_state "$j" COMPLETED 60
 wait_observations 14 30
-tap_is "$(observations)" 14 "  save_every 0 again: the next job end saves all 14"
+# At least 14 (11 + the journal's + two jobs): more when slurmctld, killed
+# before it saved its own job state, runs or ends a job again after the
+# restart (24.11 does: the same job id observed twice, two real runs).
+n=$(observations)
+saved=$(grep -o 'learning state saved: [0-9]*' "$log" | tail -n 1 | awk '{ print $4 }')
+[ "$n" -ge 14 ] && [ "$n" = "$saved" ]
+tap_ok $? "  save_every 0 again: the next job end saves all ($n in the state, $saved in memory, 14 or more)"
 
 # A state that does not load: set aside, never fatal.
 echo '{ "version": 1, "node_cores": 24, "observations": [ { "program": 7 } ] }' >"$state"
