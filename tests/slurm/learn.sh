@@ -188,8 +188,15 @@ wait_observations 14 30
 # At least 14 (11 + the journal's + two jobs): more when slurmctld, killed
 # before it saved its own job state, runs or ends a job again after the
 # restart (24.11 does: the same job id observed twice, two real runs).
-n=$(observations)
-saved=$(grep -o 'learning state saved: [0-9]*' "$log" | tail -n 1 | awk '{ print $4 }')
+t=0
+while :; do
+    n=$(observations)
+    saved=$(grep -o 'learning state saved: [0-9]*' "$log" | tail -n 1 | awk '{ print $4 }')
+    [ "$n" -ge 14 ] && [ "$n" = "$saved" ] && break
+    [ $t -ge 50 ] && break
+    sleep 0.2
+    t=$((t + 1))
+done
 [ "$n" -ge 14 ] && [ "$n" = "$saved" ]
 tap_ok $? "  save_every 0 again: the next job end saves all ($n in the state, $saved in memory, 14 or more)"
 
