@@ -362,6 +362,13 @@ static int sacct_run (ns_trace_t *t, char *f[], int64_t start, int64_t end,
         *run = end - start;
         return 1;
     }
+    /* Ended without starting: cancelled while pending (Slurm 24.11's
+     * sacct prints Start None for it): a job of 0 s, as with Elapsed
+     * 00:00:00. */
+    if (start == UNKNOWN && end != UNKNOWN) {
+        *run = 0;
+        return 1;
+    }
     return tr_skip (t, err, NS_SKIP_NO_RUNTIME,
                  "no run time: Elapsed unknown and Start or End unknown");
 }

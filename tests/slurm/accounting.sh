@@ -89,7 +89,7 @@ dump () {
     f=$1; shift
     ids=$(echo "$@" | tr ' ' ',')
     TZ=UTC sacct --parsable2 --allocations --starttime=2000-01-01 -j "$ids" \
-        --format=JobIDRaw,JobName,Submit,Start,End,NodeList,AllocCPUS,NNodes,State,Timelimit \
+        --format=JobIDRaw,JobName,Submit,Start,End,NodeList,AllocCPUS,ReqCPUS,NNodes,State,Timelimit \
         >"$f"
 }
 

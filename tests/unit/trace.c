@@ -746,6 +746,36 @@ static void test_sacct_raw (void)
     ns_trace_close (t);
 }
 
+/* No Elapsed column: a job cancelled while pending (Start None, End
+ * known, as Slurm 24.11's sacct prints it) is a job of 0 s that never
+ * waited to a start; Start and End both unknown is no run time. */
+static void test_sacct_cancelled_pending (void)
+{
+    const char *path = write_str ("cancelled.txt",
+        "JobIDRaw|JobName|Submit|Start|End|NodeList|AllocCPUS|ReqCPUS|"
+        "NNodes|State|Timelimit\n"
+        "1|lmp|2026-11-23T19:32:45|2026-11-23T19:32:46|2026-11-23T19:32:54|"
+        "ns[1-2]|24|24|2|COMPLETED|00:05:00\n"
+        "4|cp2k|2026-11-23T19:32:45|None|2026-11-23T19:32:46|None assigned|"
+        "0|4|1|CANCELLED by 0|00:05:00\n"
+        "5|cp2k|2026-11-23T19:32:45|None|Unknown|None assigned|"
+        "0|4|1|PENDING|00:05:00\n");
+    ns_error_t err = { "" };
+    ns_tjob_t jobs[4];
+    int n = 0;
+    ns_trace_t *t = ns_trace_open (path, NS_TRACE_AUTO, 0, &err);
+    int rc = t ? read_all (t, jobs, 4, &n, &err) : -1;
+    ok (rc == 0 && n == 2, "sacct cancelled while pending: 2 jobs (%d)", n);
+    if (n == 2) {
+        is_int ((int)jobs[1].run, 0, "  Start None, End known: a job of 0 s");
+        is_int ((int)jobs[1].wait, -1, "  and no recorded wait");
+    }
+    if (t)
+        is_int ((int)ns_trace_skips (t)->skip[NS_SKIP_NOT_FINISHED].count,
+                1, "  a pending job (Start and End unknown): not finished");
+    ns_trace_close (t);
+}
+
 /* Extreme epochs: End - Start and Start - Submit overflowed int64. */
 static void test_sacct_extreme (void)
 {
@@ -1045,6 +1075,7 @@ int main (void)
     test_sacct_small ();
     test_sacct_cluster ();
     test_sacct_raw ();
+    test_sacct_cancelled_pending ();
     test_sacct_header ();
     test_sacct_extreme ();
     test_endless_lines ();
