@@ -223,7 +223,8 @@ EOF
     f=$scratch/parity.sacct
     dump "$f" $ids
     [ -n "${NS_PARITY_DUMP:-}" ] && cp "$f" "$NS_PARITY_DUMP"
-    tap_is "$(awk -F'|' 'NR > 1 && $9 == "COMPLETED"' "$f" | wc -l | tr -d ' ')" "$n" \
+    tap_is "$(awk -F'|' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                         $c["State"] == "COMPLETED"' "$f" | wc -l | tr -d ' ')" "$n" \
         "  sacct: all $n COMPLETED"
     json=$scratch/parity.json
     "$sim" -C 24 -n 4 -c "$scratch/nodeshare.json" --compare-placements "$f" \
