@@ -129,6 +129,8 @@ upver=${debver#*:}; upver=${upver%-*}
 tree=$cache/slurm-wlm-$debver/slurm-wlm-$upver
 if [ -f "$tree/.nodeshare-configured" ]; then
     check_tree "$tree"
+    how=$(head -n 1 "$tree/.nodeshare-configured" 2>/dev/null)
+    say "cached tree of slurm-wlm $debver${how:+ (made from: $how)}"
     echo "$tree"
     exit 0
 fi
