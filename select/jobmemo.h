@@ -39,6 +39,8 @@ typedef struct {
     uint32_t set_min_nodes;
     uint32_t set_pn_min_cpus;
     uint16_t set_ntasks_per_node;
+    uint64_t orig_pn_min_memory;   /* --mem per node, split over a stripe */
+    uint64_t set_pn_min_memory;
 
     /* How the job was placed, for the model once it runs. */
     int placed;            /* flags below are known */

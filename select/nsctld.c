@@ -993,6 +993,11 @@ static const char *explicit_request (const job_record_t *job)
         return "-N";
     if (set16 (d->ntasks_per_node))
         return "--ntasks-per-node";
+    /* --mincpus: CPUs per node the job asked for (slurmctld's own
+     * default is the CPUs of one task). */
+    if (d->pn_min_cpus > (uint32_t)(set16 (d->cpus_per_task)
+                                        ? d->cpus_per_task : 1))
+        return "--mincpus";
     return NULL;
 }
 
@@ -1038,6 +1043,8 @@ static void undo_shape (job_record_t *job, ns_jobinfo_t *ji)
         d->pn_min_cpus = ji->orig_pn_min_cpus;
     if (d->min_nodes == ji->set_min_nodes)
         d->min_nodes = ji->orig_min_nodes;
+    if (d->pn_min_memory == ji->set_pn_min_memory)
+        d->pn_min_memory = ji->orig_pn_min_memory;
     ji->applied = 0;
 }
 
@@ -1054,6 +1061,19 @@ static void apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
     ji->orig_max_nodes = d->max_nodes;
     ji->orig_pn_min_cpus = d->pn_min_cpus;
     ji->orig_ntasks_per_node = d->ntasks_per_node;
+    ji->orig_pn_min_memory = d->pn_min_memory;
+    /* Memory under striping (design.md 7.2): a per-node request (--mem)
+     * is the job's memory on its minimal width, split over the stripe's
+     * nodes, so that the stripe holds what the job asked for in all;
+     * --mem-per-cpu follows the CPUs and stays as it is. */
+    uint64_t m = d->pn_min_memory;
+    uint32_t w0 = d->min_nodes > 0 ? d->min_nodes : 1;
+    if (m && m != NO_VAL64 && !(m & MEM_PER_CPU)
+        && (uint32_t)width > w0) {
+        uint64_t per = (m * w0 + (uint64_t)width - 1) / (uint64_t)width;
+        d->pn_min_memory = per ? per : 1;
+    }
+    ji->set_pn_min_memory = d->pn_min_memory;
     d->min_nodes = (uint32_t)width;
     if (tpn > 0) {
         d->ntasks_per_node = (uint16_t)tpn;
@@ -1374,6 +1394,18 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
     return rc;
 }
 
+/* Does the placement break a limit slurmctld passed to job_test?  The
+ * plugin never overrides them (a partition's MaxNodes, the job's -N
+ * range): the reason, or NULL. */
+static const char *beyond_limits (const struct call *c,
+                                  const ns_placement_t *pl)
+{
+    if (is_striped (pl) && c->max_nodes && (uint32_t)pl->n > c->max_nodes)
+        return "the stripe's nodes exceed the job's or partition's node "
+               "limit";
+    return NULL;
+}
+
 static int decide_now (const struct call *c, ns_jobinfo_t *ji,
                        const ns_request_t *r, int *waits)
 {
@@ -1382,7 +1414,8 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
     int rc;
 
     if (pl->verdict == NS_PLACED) {
-        rc = allocate_on (c, ji, r, pl, 1);
+        const char *limit = beyond_limits (c, pl);
+        rc = limit ? SLURM_ERROR : allocate_on (c, ji, r, pl, 1);
         if (rc == SLURM_SUCCESS) {
             ji->placed = 1;
             ji->flags = pl->flags;
@@ -1391,14 +1424,34 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
             log_once (ji, line);
             xfree (line);
             xfree (names);
+            return rc;
         }
-        else {
-            char *line = xstrdup_printf (
-                "%s; cons_tres cannot allocate there now (memory, "
-                "generic resources or specialized cores), the job waits",
-                pl->explain);
+        /* The floor: slurmctld knows more than the model (memory, cores
+         * a reservation holds, partition limits, features).  Unless the
+         * rules are strict (fallback_after -1), the job is placed in this
+         * very call as stock Slurm would place it. */
+        const char *why = limit ? limit
+                                : "cons_tres cannot allocate there now "
+                                  "(memory, reserved or specialized cores, "
+                                  "partition limits or generic resources)";
+        if (ns_place_fallback_in (ns_config_policy (S.cfg), r) < 0) {
+            char *line = xstrdup_printf ("%s; %s, the job waits (strict "
+                                         "rules)", pl->explain, why);
             log_once (ji, line);
             xfree (line);
+            return rc;
+        }
+        rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+        if (rc == SLURM_SUCCESS) {
+            ji->placed = 1;
+            ji->flags = NS_JOB_PACKED;
+            names = bitmap2node_name (c->bitmap);
+            char *line = xstrdup_printf ("%s; %s: placed by cons_tres as "
+                                         "stock Slurm would -> %s",
+                                         pl->explain, why, names);
+            log_once (ji, line);
+            xfree (line);
+            xfree (names);
         }
         return rc;
     }
@@ -1518,8 +1571,15 @@ static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
     time_t not_before = 0, now = time (NULL);
     time_t from = ns_exc_window_start (&c->exc);
     int later = from > now && any_ends_by (from);
-    if (S.pl->verdict == NS_PLACED && !later)
-        return allocate_on (c, ji, r, S.pl, 0);
+    if (S.pl->verdict == NS_PLACED && !later) {
+        int rc = beyond_limits (c, S.pl) ? SLURM_ERROR
+                                         : allocate_on (c, ji, r, S.pl, 0);
+        /* The floor, as in decide_now(). */
+        if (rc != SLURM_SUCCESS
+            && ns_place_fallback_in (ns_config_policy (S.cfg), r) >= 0)
+            rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+        return rc;
+    }
     int found = decide_future (r, later ? from : 0, &not_before);
     if (found && not_before < from)
         not_before = from;
