@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/slurm/expect.sh - Slurm's own testsuite/expect, stock vs nodeshare (TAP)
 #
-# Runs a list of Slurm 22.05's own regression tests (testsuite/expect of
-# the configured Slurm source, the tree scripts/slurm-source.sh fetches)
-# twice: on a loopback cluster of 4 nodes x 24 cores with stock
+# Runs a list of Slurm's own regression tests (testsuite/expect of the
+# configured Slurm source, the tree scripts/slurm-source.sh fetches;
+# Slurm 22.05 or 24.11) twice: on a loopback cluster of 4 nodes x 24 cores with stock
 # select/cons_tres, and on the same cluster with select/cons_tres_nodeshare.
 # Per test it compares
 #   - the result (pass, fail, skip, timeout), and
@@ -12,16 +12,19 @@
 #     multiset of NodeCnt:ProcCnt of its jobs, from
 #     JobCompType=jobcomp/filetxt; striping changes the node count only).
 # One TAP point per test: ok when both agree, or when nodeshare's outcome
-# is the one listed for the test in tests/slurm/expect-differences.txt,
+# is the one listed for the test in the differences file (below),
 # with its reason.  A test whose results differ otherwise is run once
 # more on both sides (fresh clusters); it counts as a difference only when
 # no run of stock agrees with a run of nodeshare: the machine is shared
 # and some tests are timing-sensitive (a job cancelled just before or
 # just after it started).
 #
-# The tests: tests/slurm/expect-tests.txt (one id per line, with why it
+# The tests, by the Slurm version of the tree (META): 22.05
+# tests/slurm/expect-tests.txt and expect-differences.txt, 24.11 (and any
+# other MAJOR.MINOR) expect-tests-24.11.txt and expect-differences-24.11.txt;
+# a version without a list skips.  A list has one id per line, with why it
 # was chosen; the excluded tests and the reason for each are listed there
-# too).  nodeshare's side runs with tests/slurm/expect-nodeshare.json:
+# too.  nodeshare's side runs with tests/slurm/expect-nodeshare.json:
 # every program counts as gaining from striping (default_speedup 1.2), so
 # the policy governs every job it can, not only those of known programs.
 #
@@ -39,7 +42,8 @@
 # Slurm source tree (default: SLURM_SOURCE of the build's Makefile);
 # NS_EXPECT_LIST, NS_EXPECT_DIFFERENCES: other list and differences files;
 # NS_EXPECT_KEEP=1 keeps the logs (they are kept anyway when a test point
-# fails).  Logs: $scratch/SIDE.ROUND/logs/TEST.log.
+# fails).  Logs: $scratch/SIDE.ROUND/logs/TEST.log, $scratch in $TMPDIR
+# (default /tmp).
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
@@ -60,8 +64,23 @@ fi
 [ -n "$src" ] && [ -f "$src/testsuite/expect/globals" ] ||
     tap_skip_all "no Slurm source with testsuite/expect (configure --with-slurm-source=DIR; or NS_SLURM_SOURCE)"
 
-list_file=${NS_EXPECT_LIST:-$top_srcdir/tests/slurm/expect-tests.txt}
-diff_file=${NS_EXPECT_DIFFERENCES:-$top_srcdir/tests/slurm/expect-differences.txt}
+# The tree's Slurm version (MAJOR.MINOR, from META) picks the list and the
+# differences file: 22.05 expect-tests.txt and expect-differences.txt,
+# any other expect-tests-MAJOR.MINOR.txt and expect-differences-MAJOR.MINOR.txt.
+slurm_version=$(awk '$1 == "Major:" { ma = $2 } $1 == "Minor:" { mi = $2 }
+                     END { if (ma != "" && mi != "") print ma "." mi }' "$src/META" 2>/dev/null)
+[ -n "$slurm_version" ] ||
+    slurm_version=$(sed -n 's/^#define SLURM_VERSION_STRING "\([0-9]*\.[0-9]*\).*/\1/p' "$src/config.h" 2>/dev/null)
+case $slurm_version in
+    22.05) suffix= ;;
+    *) suffix=-$slurm_version ;;
+esac
+list_file=${NS_EXPECT_LIST:-$top_srcdir/tests/slurm/expect-tests$suffix.txt}
+diff_file=${NS_EXPECT_DIFFERENCES:-$top_srcdir/tests/slurm/expect-differences$suffix.txt}
+[ -f "$list_file" ] || [ -n "${NS_EXPECT_TESTS:-}" ] ||
+    tap_skip_all "no list of tests for Slurm ${slurm_version:-of unknown version} ($list_file; NS_EXPECT_LIST or NS_EXPECT_TESTS)"
+[ -r "$diff_file" ] ||
+    tap_skip_all "no differences file for Slurm ${slurm_version:-of unknown version} ($diff_file; NS_EXPECT_DIFFERENCES)"
 config_file=$top_srcdir/tests/slurm/expect-nodeshare.json
 tmo=${NS_EXPECT_TIMEOUT:-60}
 if [ -n "${NS_EXPECT_TESTS:-}" ]; then
@@ -87,7 +106,7 @@ bad=$(sed -e 's/#.*//' "$diff_file" | awk '
         print NR ": expected TEST policy|BUG RESULT NODECOUNTS... | REASON, got: " $0; exit }')
 [ -z "$bad" ] || { echo "Bail out! $diff_file:$bad"; exit 1; }
 
-scratch=$(mktemp -d /tmp/nsexpect.XXXXXX) || exit 1
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/nsexpect.XXXXXX") || exit 1
 chmod 755 "$scratch"
 cleanup () {
     if [ "$_ns_tap_failed" -gt 0 ] || [ -n "${NS_EXPECT_KEEP:-}" ]; then
@@ -264,7 +283,7 @@ for t in $tests; do
     elif [ "$s" = "$n" ]; then
         same=$((same + 1))
         tap_ok 0 "$t: $s ($(seconds_of stock $round "$t")+$(seconds_of nodeshare $round "$t") s)"
-        [ -n "$want" ] && tap_diag "  $t is listed in expect-differences.txt but did not differ: $why"
+        [ -n "$want" ] && tap_diag "  $t is listed in $(basename "$diff_file") but did not differ: $why"
     elif [ -n "$want" ] && [ "$want" = "$n" ]; then
         allowed=$((allowed + 1))
         tap_ok 0 "$t: stock [$s] nodeshare [$n]: listed, $why"
