@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* nsctld_int.h - what the parts of the select plugin's slurmctld side
+ * share: its state (one mutex, S.lock) and the helpers one part calls in
+ * another.  nsctld.c: configuration, the model of the cluster, decisions;
+ * nslearn.c: online learning and its journal.  Not installed, not for
+ * other code.
+ */
+#ifndef NODESHARE_NSCTLD_INT_H
+#define NODESHARE_NSCTLD_INT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "nscompat.h"
+
+#include "learn.h"
+#include "nsconfig.h"
+#include "policy.h"
+
+#include "jobmemo.h"
+
+/* Only slurmctld defines these; slurmd and the client commands load this
+ * plugin too (design.md section 7), so they are weak and checked. */
+#pragma weak job_list
+#pragma weak last_job_update
+#pragma weak get_job_script
+#pragma weak find_job_record
+
+struct running {
+    uint32_t id;
+    time_t end;         /* expected end, refreshed before each use */
+};
+
+struct ns_ctld_state {
+    pthread_mutex_t lock;
+    int active;                 /* in slurmctld, configuration loaded */
+    ns_config_t *cfg;
+    char path[PATH_MAX];
+    struct stat st;             /* of the last load attempt */
+    int st_ok;
+    int jobs_inited;            /* job_init seen: later ones = reconfigure */
+    int force_reload;
+
+    ns_cluster_t *cl;
+    int dirty;
+    int nnodes;
+    ns_placement_t *pl;
+    unsigned char *allowed;
+    ns_share_t *shares;         /* nnodes entries of scratch */
+    struct running *run;
+    int nrun, caprun;
+
+    /* Online learning (design.md section 7): learn != NULL when on. */
+    ns_learn_t *learn;
+    ns_interf_t *merged;        /* configured + learned figures, or NULL */
+    char learn_path[PATH_MAX];  /* StateSaveLocation/nodeshare-learn.json */
+    time_t learn_saved;         /* last state write */
+    int learn_unsaved;          /* observations since */
+    int learn_unfitted;         /* observations since the last fit */
+    char journal_path[PATH_MAX + 16]; /* learn_path + ".journal" */
+    uint64_t learn_seq;         /* observations ever journalled */
+
+    time_t built;               /* when the model was last rebuilt */
+    ns_jobmemo_t *memo;
+    unsigned gen;
+    uint64_t last_error;        /* hash of the last internal error logged */
+};
+
+extern struct ns_ctld_state ns_ctld_state;
+#define S ns_ctld_state
+
+/* nsctld.c */
+int program_of (const job_record_t *job, ns_jobinfo_t *ji);
+int node_cpus (const node_record_t *node);
+
+/* nslearn.c (all with S.lock held) */
+const ns_interf_t *model_now (void);
+int learn_start (void);
+void learn_running (uint32_t except);
+void learn_save (int force);
+void learn_refit (void);
+void learn_stop (void);
+void learn_begin (job_record_t *job, int observable);
+void learn_end (job_record_t *job);
+
+#endif /* !NODESHARE_NSCTLD_INT_H */
