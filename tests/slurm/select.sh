@@ -21,7 +21,7 @@
 #   backfill      J1 LAM (5 min) and J2 ABQ striped, J3 LAM beside J2,
 #                 J4 LAM waits (strict twin rule) with a reservation from
 #                 J1's end, and J5 LSD (1 min) starts beside J1 at once;
-#                 with fallback_after 120 J4 is to start 120 s after
+#                 with fallback_after 180 J4 is to start 180 s after
 #                 its submission
 #   uneven        -n 30 is striped 8+8+7+7 and holds 30 CPUs, srun runs
 #                 8, 8, 7, 7 ranks; -n 26 beside it holds what was decided
@@ -438,10 +438,12 @@ backfill () {
     show_queue
     clean_slate
 
-    # With fallback_after 120 J4 is packed as stock from 120 s after its
-    # submission, before J1 ends: that is its start time, and J5 still
-    # starts beside J1 at once.
-    reconfigure_to twins 120
+    # With fallback_after 180 J4 is packed as stock from 180 s after its
+    # submission, before J1 ends (5 min): that is its start time, and J5
+    # (1 min) still starts beside J1 at once.  (With 120 s J5 had less
+    # than backfill's 60 s resolution to spare: it waited when J4 was
+    # submitted late in a minute.)
+    reconfigure_to twins 180
     j1=$(sub lmp_serial -n 24 -t 5)
     j2=$(sub abq_std -n 24)
     ns_wait_job_state "$j1" RUNNING 20 && ns_wait_job_state "$j2" RUNNING 20
@@ -461,10 +463,10 @@ backfill () {
         sub=$(date -d "$(ns_job_field "$j4" SubmitTime)" +%s)
         start=$(date -d "$(ns_job_field "$j4" StartTime)" +%s) || return 1
         d=$((start - sub))
-        [ "$d" -ge 118 ] && [ "$d" -le 122 ]
+        [ "$d" -ge 178 ] && [ "$d" -le 182 ]
     }
     wait_until 15 fb_start
-    tap_ok $? "[$tp]   J4 is to start 120 s after its submission (StartTime $(ns_job_field "$j4" StartTime), submitted $(ns_job_field "$j4" SubmitTime); J1 ends $(ns_job_field "$j1" EndTime))"
+    tap_ok $? "[$tp]   J4 is to start 180 s after its submission (StartTime $(ns_job_field "$j4" StartTime), submitted $(ns_job_field "$j4" SubmitTime); J1 ends $(ns_job_field "$j1" EndTime))"
     show_queue
     clean_slate
     back_to_twins
