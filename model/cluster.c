@@ -22,12 +22,16 @@ struct tenant {
     int program;
     int cores;
     int flags;          /* the job's NS_JOB_* */
+    int64_t mem;        /* MB the job holds on this node */
 };
 
 struct node {
     char *name;         /* for explanations; NULL: the index */
     int cores;
     int sockets;
+    uint32_t weight;    /* Slurm's node weight: lower is used first */
+    int64_t mem;        /* MB of memory; 0: not tracked */
+    int64_t mem_used;   /* sum of tenants' memory */
     int used;           /* sum of tenants' cores */
     int closed;         /* tenants holding NS_JOB_CLOSES_NODES */
     int npacked;        /* tenants added with NS_JOB_PACKED */
@@ -45,9 +49,12 @@ struct job {
     int nshares;
     ns_share_t *shares;     /* inl, or malloc'd above INLINE_SHARES */
     ns_share_t inl[INLINE_SHARES];
+    int64_t *mem;           /* MB per share, or NULL: none */
 };
 
 /* jobs[] moves on growth and swap-remove: re-point inline storage. */
+static struct job *find_job (const ns_cluster_t *c, uint64_t id);
+
 static void fix_inline (struct job *j)
 {
     if (j->nshares <= INLINE_SHARES)
@@ -58,6 +65,8 @@ static void free_shares (struct job *j)
 {
     if (j->nshares > INLINE_SHARES)
         free (j->shares);
+    free (j->mem);
+    j->mem = NULL;
 }
 
 struct ns_cluster {
@@ -79,6 +88,10 @@ struct ns_cluster {
     unsigned markgen;
     int nwords;
     int nempty;
+    /* distinct node weights, ascending, with their node counts */
+    uint32_t *weights;
+    int *wcount;
+    int nweights;
 
     struct job *jobs;
     int njobs;
@@ -163,10 +176,16 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     for (int k = 0; k < NS_OPEN_LEVELS; k++)
         if (!(c->open[k] = calloc (c->nwords, sizeof (uint64_t))))
             goto nomem;
-    if (!c->nodes || !c->empty || !c->avail || !c->mark
-        || ns_idmap_init (&c->index) < 0)
+    c->weights = calloc (1, sizeof (*c->weights));
+    c->wcount = calloc (1, sizeof (*c->wcount));
+    if (!c->nodes || !c->empty || !c->avail || !c->mark || !c->weights
+        || !c->wcount || ns_idmap_init (&c->index) < 0)
         goto nomem;
+    c->weights[0] = 1;
+    c->wcount[0] = nnodes;
+    c->nweights = 1;
     for (int i = 0; i < nnodes; i++) {
+        c->nodes[i].weight = 1;
         c->nodes[i].cores = cores;
         c->nodes[i].sockets = sockets;
         set_empty (c, i, 1);
@@ -196,6 +215,8 @@ void ns_cluster_destroy (ns_cluster_t *c)
     free (c->empty);
     free (c->avail);
     free (c->mark);
+    free (c->weights);
+    free (c->wcount);
     for (int k = 0; k < NS_OPEN_LEVELS; k++)
         free (c->open[k]);
     free (c->jobs);
@@ -268,6 +289,125 @@ int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
     return 0;
 }
 
+int ns_cluster_set_node_mem (ns_cluster_t *c, int node, int64_t mem,
+                             ns_error_t *err)
+{
+    if (!valid_node (c, node))
+        return ns_error_set (err, EINVAL, "node %d does not exist", node);
+    if (mem < 0)
+        return ns_error_set (err, EINVAL, "node %d: %lld MB of memory", node,
+                             (long long)mem);
+    c->nodes[node].mem = mem;
+    return 0;
+}
+
+int64_t ns_node_mem (const ns_cluster_t *c, int node)
+{
+    return valid_node (c, node) ? c->nodes[node].mem : 0;
+}
+
+int64_t ns_node_free_mem (const ns_cluster_t *c, int node)
+{
+    if (!valid_node (c, node))
+        return 0;
+    const struct node *nd = &c->nodes[node];
+    if (!nd->mem)
+        return INT64_MAX;
+    return nd->mem > nd->mem_used ? nd->mem - nd->mem_used : 0;
+}
+
+int ns_cluster_set_node_weight (ns_cluster_t *c, int node, uint32_t weight,
+                                ns_error_t *err)
+{
+    if (!valid_node (c, node))
+        return ns_error_set (err, EINVAL, "node %d does not exist", node);
+    uint32_t old = c->nodes[node].weight;
+    if (old == weight)
+        return 0;
+    int k = 0;
+    while (k < c->nweights && c->weights[k] < weight)
+        k++;
+    if (k == c->nweights || c->weights[k] != weight) {
+        uint32_t *w = realloc (c->weights,
+                               sizeof (*w) * (size_t)(c->nweights + 1));
+        if (w)
+            c->weights = w;
+        int *n = w ? realloc (c->wcount,
+                              sizeof (*n) * (size_t)(c->nweights + 1))
+                   : NULL;
+        if (!w || !n)
+            return ns_error_set (err, ENOMEM, "out of memory");
+        c->wcount = n;
+        memmove (c->weights + k + 1, c->weights + k,
+                 sizeof (*w) * (size_t)(c->nweights - k));
+        memmove (c->wcount + k + 1, c->wcount + k,
+                 sizeof (*n) * (size_t)(c->nweights - k));
+        c->weights[k] = weight;
+        c->wcount[k] = 0;
+        c->nweights++;
+    }
+    c->wcount[k]++;
+    for (int i = 0; i < c->nweights; i++)
+        if (c->weights[i] == old && --c->wcount[i] == 0) {
+            memmove (c->weights + i, c->weights + i + 1,
+                     sizeof (*c->weights) * (size_t)(c->nweights - i - 1));
+            memmove (c->wcount + i, c->wcount + i + 1,
+                     sizeof (*c->wcount) * (size_t)(c->nweights - i - 1));
+            c->nweights--;
+            break;
+        }
+    c->nodes[node].weight = weight;
+    return 0;
+}
+
+uint32_t ns_node_weight (const ns_cluster_t *c, int node)
+{
+    return valid_node (c, node) ? c->nodes[node].weight : 0;
+}
+
+int ns_cluster_nweights (const ns_cluster_t *c)
+{
+    return c ? c->nweights : 0;
+}
+
+uint32_t ns_cluster_weight (const ns_cluster_t *c, int i)
+{
+    return c && i >= 0 && i < c->nweights ? c->weights[i] : 0;
+}
+
+static int usable (const struct node *nd, int unit,
+                   const ns_node_limits_t *lim)
+{
+    int a = nd->closed ? 0 : nd->cores - nd->used;
+    if (lim) {
+        if (lim->max_cores > 0 && a > lim->max_cores)
+            a = lim->max_cores;
+        if (nd->mem > 0 && (lim->mem_per_node > 0 || lim->mem_per_cpu > 0)) {
+            int64_t fm = nd->mem > nd->mem_used ? nd->mem - nd->mem_used : 0;
+            if (lim->mem_per_node > fm)
+                return 0;
+            fm -= lim->mem_per_node;
+            if (lim->mem_per_cpu > 0 && fm / lim->mem_per_cpu < a)
+                a = (int)(fm / lim->mem_per_cpu);
+        }
+    }
+    return a > 0 ? a / unit * unit : 0;
+}
+
+int ns_node_usable_cores (const ns_cluster_t *c, int node, int unit,
+                          const ns_node_limits_t *lim)
+{
+    if (!valid_node (c, node) || unit < 1)
+        return 0;
+    return usable (&c->nodes[node], unit, lim);
+}
+
+const int64_t *ns_job_mem_ref (const ns_cluster_t *c, uint64_t id)
+{
+    const struct job *j = c ? find_job (c, id) : NULL;
+    return j ? j->mem : NULL;
+}
+
 static struct job *find_job (const ns_cluster_t *c, uint64_t id)
 {
     int j = ns_idmap_get (&c->index, id);
@@ -321,6 +461,14 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
                         const ns_share_t *shares, int nshares, int flags,
                         ns_error_t *err)
 {
+    return ns_cluster_add_job_mem (c, id, program, shares, nshares, flags,
+                                   NULL, err);
+}
+
+int ns_cluster_add_job_mem (ns_cluster_t *c, uint64_t id, int program,
+                            const ns_share_t *shares, int nshares, int flags,
+                            const int64_t *mem, ns_error_t *err)
+{
     if (!c)
         return ns_error_set (err, EINVAL, "no cluster");
     if (find_job (c, id))
@@ -328,6 +476,13 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
                              (unsigned long long)id);
     if (check_shares (c, shares, nshares, flags, err) < 0)
         return -1;
+    int any_mem = 0;
+    for (int i = 0; mem && i < nshares; i++) {
+        if (mem[i] < 0)
+            return ns_error_set (err, EINVAL, "node %d: %lld MB",
+                                 shares[i].node, (long long)mem[i]);
+        any_mem |= mem[i] > 0;
+    }
     if (c->njobs == c->jobcap) {
         if (ns_grow (&c->jobs, &c->jobcap, c->njobs + 1, sizeof (*c->jobs),
                      64) < 0)
@@ -349,6 +504,15 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
     }
     else
         jb->shares = jb->inl;
+    jb->mem = NULL;
+    if (any_mem) {
+        jb->mem = malloc (sizeof (int64_t) * nshares);
+        if (!jb->mem) {
+            free_shares (jb);
+            return ns_error_set (err, ENOMEM, "out of memory");
+        }
+        memcpy (jb->mem, mem, sizeof (int64_t) * nshares);
+    }
     if (ns_idmap_put (&c->index, id, j) < 0) {
         free_shares (jb);
         return ns_error_set (err, ENOMEM, "out of memory");
@@ -357,8 +521,10 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
 
     for (int i = 0; i < nshares; i++) {
         struct node *nd = &c->nodes[shares[i].node];
+        int64_t m = jb->mem ? jb->mem[i] : 0;
         nd->t[nd->ntenants++] = (struct tenant){ id, program,
-                                                 shares[i].cores, flags };
+                                                 shares[i].cores, flags, m };
+        nd->mem_used += m;
         nd->used += shares[i].cores;
         c->used_cores += shares[i].cores;
         if (flags & NS_JOB_CLOSES_NODES)
@@ -394,6 +560,8 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
             }
         }
         nd->used -= jb->shares[i].cores;
+        if (jb->mem)
+            nd->mem_used -= jb->mem[i];
         c->used_cores -= jb->shares[i].cores;
         if (jb->flags & NS_JOB_CLOSES_NODES)
             nd->closed--;
@@ -592,8 +760,8 @@ int ns_cluster_next_open (const ns_cluster_t *c, int from, int mincores)
 }
 
 int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
-                     int busy_only, int unit, int *start, int *end,
-                     int *cpus)
+                     int busy_only, int unit, const ns_node_limits_t *lim,
+                     int *start, int *end, int *cpus)
 {
     if (!c || unit < 1)
         return 0;
@@ -608,7 +776,8 @@ int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
             const struct node *nd = &c->nodes[n];
             if (allowed && !allowed[n])
                 continue;
-            int a = (nd->cores - nd->used) / unit * unit;
+            int a = lim ? usable (nd, unit, lim)
+                        : (nd->cores - nd->used) / unit * unit;
             if (a <= 0)
                 continue;
             if (nr > 0 && n == prev + 1) {
@@ -628,7 +797,8 @@ int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
 }
 
 int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
-                         int busy_only, int unit, int from, int to, int need)
+                         int busy_only, int unit, const ns_node_limits_t *lim,
+                         int from, int to, int need)
 {
     int best = -1, best_free = 0;
     if (!c || unit < 1)
@@ -640,7 +810,8 @@ int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
         if (nd->closed || (allowed && !allowed[n])
             || (busy_only && !nd->ntenants))
             continue;
-        int a = (nd->cores - nd->used) / unit * unit;
+        int a = lim ? usable (nd, unit, lim)
+                    : (nd->cores - nd->used) / unit * unit;
         if (a >= need && (best < 0 || a < best_free)) {
             best = n;
             best_free = a;
@@ -716,6 +887,7 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
     for (int n = 0; n < c->nnodes; n++) {
         const struct node *nd = &c->nodes[n];
         int sum = 0, closed = 0, packed = 0;
+        int64_t msum = 0;
         for (int i = 0; i < nd->ntenants; i++) {
             const struct job *j = find_job (c, nd->t[i].job);
             if (!j)
@@ -733,7 +905,12 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
             if (j->flags & NS_JOB_PACKED)
                 packed++;
             sum += nd->t[i].cores;
+            msum += nd->t[i].mem;
         }
+        if (msum != nd->mem_used)
+            return ns_error_set (err, EPROTO,
+                                 "node %d: %lld MB used but tenants hold %lld",
+                                 n, (long long)nd->mem_used, (long long)msum);
         if (sum != nd->used)
             return ns_error_set (err, EPROTO,
                                  "node %d: used %d but tenants hold %d", n,

@@ -55,6 +55,38 @@ int ns_cluster_set_node_name (ns_cluster_t *c, int node, const char *name,
                               ns_error_t *err);
 const char *ns_node_name (const ns_cluster_t *c, int node); /* or NULL */
 
+/* Memory (MB) of a node; 0, the default: not tracked (never short). */
+int ns_cluster_set_node_mem (ns_cluster_t *c, int node, int64_t mem,
+                             ns_error_t *err);
+int64_t ns_node_mem (const ns_cluster_t *c, int node);
+/* Memory not held by running jobs; INT64_MAX when not tracked. */
+int64_t ns_node_free_mem (const ns_cluster_t *c, int node);
+
+/* Slurm's node weight (default 1): placements use the nodes of the
+ * lowest weight that suffice first (select/cons_tres's order). */
+int ns_cluster_set_node_weight (ns_cluster_t *c, int node, uint32_t weight,
+                                ns_error_t *err);
+uint32_t ns_node_weight (const ns_cluster_t *c, int node);
+/* The distinct weights, ascending: i in 0..ns_cluster_nweights()-1. */
+int ns_cluster_nweights (const ns_cluster_t *c);
+uint32_t ns_cluster_weight (const ns_cluster_t *c, int i);
+
+/* What limits the cores one job may hold on a node besides its free
+ * cores: a partition's MaxCPUsPerNode and the job's memory (design.md
+ * section 7.2).  Zero fields limit nothing. */
+typedef struct {
+    int64_t mem_per_cpu;  /* MB the job holds per core (--mem-per-cpu) */
+    int64_t mem_per_node; /* MB the job holds on each of its nodes (--mem) */
+    int max_cores;        /* cores per node at most (MaxCPUsPerNode) */
+} ns_node_limits_t;
+
+/* Cores the job could hold on node now, in whole units: its free cores
+ * (0 when held whole), at most lim->max_cores, and no more than the
+ * node's free memory pays for (0 when it cannot hold mem_per_node).
+ * lim NULL: the free cores. */
+int ns_node_usable_cores (const ns_cluster_t *c, int node, int unit,
+                          const ns_node_limits_t *lim);
+
 /* Add a running job.  Fails (EEXIST, EINVAL, ENOSPC) without changing the
  * state when the id is taken, a share is malformed, a node lacks the cores
  * or is closed, or (NS_JOB_CLOSES_NODES) a node already has a tenant.
@@ -62,6 +94,13 @@ const char *ns_node_name (const ns_cluster_t *c, int node); /* or NULL */
 int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
                         const ns_share_t *shares, int nshares, int flags,
                         ns_error_t *err);
+/* The same, the job holding mem[i] MB on shares[i].node (mem NULL:
+ * none).  Fails with EINVAL for negative memory; a node's memory may be
+ * overcommitted (the caller's state is the truth, as in the select
+ * plugin after a reconfigure), ns_node_free_mem then says 0. */
+int ns_cluster_add_job_mem (ns_cluster_t *c, uint64_t id, int program,
+                            const ns_share_t *shares, int nshares, int flags,
+                            const int64_t *mem, ns_error_t *err);
 int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err);
 
 int ns_cluster_nnodes (const ns_cluster_t *c);
@@ -92,19 +131,21 @@ int ns_cluster_next_empty (const ns_cluster_t *c, int from);
 int ns_cluster_nempty (const ns_cluster_t *c);
 /* Runs of consecutive usable nodes, the unit select/cons_tres chooses
  * from: nodes allowed (allowed may be NULL), not held whole, with tenants
- * when busy_only, and at least `unit` free cores (counted in whole units).
+ * when busy_only, and at least `unit` usable cores (counted in whole
+ * units; ns_node_usable_cores with lim, which may be NULL).
  * Run i spans nodes start[i]..end[i] with cpus[i] usable cores in total
  * (at most INT_MAX: no job needs more, so a run that large holds any).
  * The arrays need room for (nodes + 1) / 2 runs; returns the count. */
 int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
-                     int busy_only, int unit, int *start, int *end,
-                     int *cpus);
+                     int busy_only, int unit, const ns_node_limits_t *lim,
+                     int *start, int *end, int *cpus);
 
 /* In nodes from..to, usable as for ns_cluster_runs, the one with the
  * fewest usable cores that still has need (lowest index on ties), or -1:
  * select/cons_tres's best-fit single node. */
 int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
-                         int busy_only, int unit, int from, int to, int need);
+                         int busy_only, int unit, const ns_node_limits_t *lim,
+                         int from, int to, int need);
 /* Hint: no node will ever take a governed job once it holds k governed
  * jobs (the policy's max_cotenants; jobs added with NS_JOB_PACKED do not
  * count).  Such nodes then drop out of the open bitmaps, so
@@ -132,6 +173,9 @@ int ns_job_shares (const ns_cluster_t *c, uint64_t id, ns_share_t *shares,
  * job; NULL with ENOENT for an unknown id. */
 const ns_share_t *ns_job_shares_ref (const ns_cluster_t *c, uint64_t id,
                                      int *nshares);
+/* The job's memory per share in place (as ns_job_shares_ref), or NULL
+ * when it holds none or is unknown. */
+const int64_t *ns_job_mem_ref (const ns_cluster_t *c, uint64_t id);
 
 /* Verify every internal sum and index: per-node used cores equal the sum
  * of the shares, tenant lists match the job table, the empty bitmap matches,

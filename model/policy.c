@@ -159,10 +159,12 @@ ns_placement_t *ns_placement_create (int cap)
     pl->shares = calloc (cap, sizeof (*pl->shares));
     pl->scratch = calloc ((size_t)cap * 4, sizeof (int));
     pl->order = calloc ((size_t)cap, sizeof (long long));
-    if (!pl->shares || !pl->scratch || !pl->order) {
+    pl->tier = calloc ((size_t)cap, 1);
+    if (!pl->shares || !pl->scratch || !pl->order || !pl->tier) {
         free (pl->shares);
         free (pl->scratch);
         free (pl->order);
+        free (pl->tier);
         free (pl);
         return NULL;
     }
@@ -177,6 +179,7 @@ void ns_placement_destroy (ns_placement_t *pl)
         free (pl->shares);
         free (pl->scratch);
         free (pl->order);
+        free (pl->tier);
         free (pl);
     }
     errno = saved;
@@ -205,6 +208,11 @@ struct decide {
     const ns_interf_t *m;
     const ns_request_t *req;
     ns_placement_t *pl;
+    const unsigned char *mask; /* nodes allowed: req->allowed, or those
+                                  of a weight tier */
+    ns_node_limits_t lim;      /* memory and cores per node for the
+                                  shape */
+    const ns_node_limits_t *limp; /* &lim, or NULL when nothing limits */
 
     int width;          /* nodes to find */
     int tasks_hi;       /* tasks on the fullest node */
@@ -233,7 +241,15 @@ static void refuse (struct decide *d, enum refusal why, int node)
 
 static int allowed (const struct decide *d, int node)
 {
-    return !d->req->allowed || d->req->allowed[node];
+    return !d->mask || d->mask[node];
+}
+
+/* Cores the job could hold on node now: its free cores, within the
+ * request's limits (memory, cores per node). */
+static int room (const struct decide *d, int node)
+{
+    return d->limp ? ns_node_usable_cores (d->c, node, 1, d->limp)
+                   : ns_node_free_cores (d->c, node);
 }
 
 /* The start of the scan: 0, or a per-job rotation when a seed is set. */
@@ -273,7 +289,7 @@ static void take_empty (struct decide *d)
                  n = ns_cluster_next_empty (d->c, n + 1)) {
                 if (avoid && !avoid[n] != (round == 0))
                     continue;   /* this node's round is the other one */
-                if (!allowed (d, n) || ns_node_cores (d->c, n) < d->slot)
+                if (!allowed (d, n) || room (d, n) < d->slot)
                     refuse (d, REF_BUSY, n);
                 else
                     take (d, n, 0.0);
@@ -371,7 +387,7 @@ static void take_ranked (struct decide *d, int base, int n, double s)
 static void consider_shared (struct decide *d, int base, int n)
 {
     const ns_cluster_t *c = d->c;
-    if (!allowed (d, n) || ns_node_free_cores (c, n) < d->slot) {
+    if (!allowed (d, n) || room (d, n) < d->slot) {
         refuse (d, REF_BUSY, n);
         return;
     }
@@ -489,13 +505,13 @@ static int pack_avail (const struct decide *d, int n, int busy_only)
     if (!allowed (d, n) || (busy_only && ns_node_is_empty (c, n)))
         return 0;
     int cpt = d->req->cpus_per_task;
-    return ns_node_free_cores (c, n) / cpt * cpt;
+    return room (d, n) / cpt * cpt;
 }
 
 static void pack_runs (const struct decide *d, int busy_only, struct runs *r)
 {
-    r->n = ns_cluster_runs (d->c, d->req->allowed, busy_only,
-                            d->req->cpus_per_task, r->start, r->end,
+    r->n = ns_cluster_runs (d->c, d->mask, busy_only,
+                            d->req->cpus_per_task, d->limp, r->start, r->end,
                             r->cpus);
 }
 
@@ -533,9 +549,9 @@ static void pack_from_run (struct decide *d, const struct runs *r, int b,
                            int busy_only, int *rem)
 {
     ns_placement_t *pl = d->pl;
-    int fit = ns_cluster_best_fit (d->c, d->req->allowed, busy_only,
-                                   d->req->cpus_per_task, r->start[b],
-                                   r->end[b], *rem);
+    int fit = ns_cluster_best_fit (d->c, d->mask, busy_only,
+                                   d->req->cpus_per_task, d->limp,
+                                   r->start[b], r->end[b], *rem);
     int from = fit >= 0 ? fit : r->start[b];
     int to = fit >= 0 ? fit : r->end[b];
     for (int n = from; n <= to && *rem > 0; n++) {
@@ -614,9 +630,12 @@ static int pack_take (struct decide *d, int busy_only)
  * the jobs that gain from them; then anywhere, as stock would. */
 static int pack (struct decide *d)
 {
-    if (d->why == NS_PACK_SMALL && pack_take (d, 1))
+    int max = d->req->max_nodes;
+    if (d->why == NS_PACK_SMALL && pack_take (d, 1)
+        && (max <= 0 || d->found <= max))
         return 1;
-    return pack_take (d, 0);
+    /* more nodes than slurmctld allows: not now */
+    return pack_take (d, 0) && (max <= 0 || d->found <= max);
 }
 
 /* Insertion sort for the usual handful of nodes. */
@@ -781,7 +800,10 @@ static ns_verdict_t shape (struct decide *d, int fallback)
     const ns_request_t *r = d->req;
     const ns_policy_t *pol = d->pol;
     int nn = ns_cluster_nnodes (d->c);
-    int per_node = ns_cluster_max_cores (d->c) / r->cpus_per_task;
+    int most = ns_cluster_max_cores (d->c);
+    if (r->max_cpus_per_node > 0 && r->max_cpus_per_node < most)
+        most = r->max_cpus_per_node;
+    int per_node = most / r->cpus_per_task;
     if (per_node < 1)
         return NS_NEVER;
     int minimal = ceil_div (r->ntasks, per_node);
@@ -830,12 +852,28 @@ static ns_verdict_t shape (struct decide *d, int fallback)
             w = nn;
         if (w > r->ntasks)
             w = r->ntasks;
+        if (r->max_nodes > 0 && w > r->max_nodes)
+            w = r->max_nodes;   /* never wider than slurmctld allows */
         if (w < minimal)
             w = minimal;
         d->striped = w > minimal;
         d->width = (int)w;
         d->rule = NS_RULE_STRIPE_EMPTY;
     }
+    /* Memory and cores per node (design.md 7.2): --mem is the job's
+     * memory per node on its minimal width; a stripe holds that total,
+     * split over its nodes. */
+    d->lim = (ns_node_limits_t){ .mem_per_cpu = r->mem_per_cpu,
+                                 .mem_per_node = r->mem_per_node,
+                                 .max_cores = r->max_cpus_per_node };
+    if (d->striped && r->mem_per_node > 0)
+        d->lim.mem_per_node = (r->mem_per_node * minimal + d->width - 1)
+                              / d->width;
+    d->limp = d->lim.mem_per_cpu > 0 || d->lim.mem_per_node > 0
+                      || d->lim.max_cores > 0
+                  ? &d->lim
+                  : NULL;
+    d->pl->mem_per_node = d->lim.mem_per_node;
     if (d->packed && d->rule != NS_RULE_AS_ASKED) {
         /* pack: any free task slot will do, on as many nodes as it
          * takes; no per-node slot (0) */
@@ -864,7 +902,7 @@ static void take_listed (struct decide *d)
     for (int i = 0; i < r->nnodelist; i++) {
         int n = r->nodelist[i];
         if (!allowed (d, n) || ns_node_is_closed (d->c, n)
-            || ns_node_free_cores (d->c, n) < d->slot
+            || room (d, n) < d->slot
             || (d->closes && !ns_node_is_empty (d->c, n)))
             refuse (d, REF_BUSY, n);
         else if (!d->packed && !ns_node_is_empty (d->c, n)
@@ -1036,6 +1074,7 @@ static void decide_once (struct decide *d, int fallback)
         pl->found = d->found;
         pl->verdict = shortfall_verdict (d);
         pl->capacity_short = !d->req->nodelist && !d->req->allowed
+                             && !d->mask && !d->limp
                              && d->rule != NS_RULE_FALLBACK
                              && d->found + d->nrefused[REF_TWIN]
                                     + d->nrefused[REF_PAIRING]
@@ -1066,13 +1105,47 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
         return -1;
     struct decide d = {
         .c = c, .pol = pol, .m = m, .req = req, .pl = pl,
+        .mask = req->allowed,
     };
     pl->flags = 0;
     pl->why = NS_PACK_NONE;
-    decide_once (&d, 0);
-    if (pl->verdict != NS_PLACED && pl->verdict != NS_NEVER
-        && falls_back (pol, req) && !d.packed)
-        decide_once (&d, 1);
+    pl->mem_per_node = 0;
+    int tiers = ns_cluster_nweights (c);
+    if (tiers <= 1 || req->nodelist) {
+        decide_once (&d, 0);
+        if (pl->verdict != NS_PLACED && pl->verdict != NS_NEVER
+            && falls_back (pol, req) && !d.packed)
+            decide_once (&d, 1);
+    }
+    else {
+        /* Node weights: the nodes of the lowest weights that suffice,
+         * as select/cons_tres orders them; the sharing rules are tried
+         * on every tier before they give way to packing. */
+        for (int fb = 0; fb < 2; fb++) {
+            if (fb && (pl->verdict == NS_PLACED || pl->verdict == NS_NEVER
+                       || !falls_back (pol, req) || d.packed))
+                break;
+            for (int t = 0; t < tiers; t++) {
+                if (t + 1 < tiers) {
+                    uint32_t w = ns_cluster_weight (c, t);
+                    int any = 0, nn = ns_cluster_nnodes (c);
+                    for (int n = 0; n < nn; n++) {
+                        pl->tier[n] = (!req->allowed || req->allowed[n])
+                                      && ns_node_weight (c, n) <= w;
+                        any |= pl->tier[n];
+                    }
+                    if (!any)
+                        continue;
+                    d.mask = pl->tier;
+                }
+                else
+                    d.mask = req->allowed;
+                decide_once (&d, fb);
+                if (pl->verdict == NS_PLACED || pl->verdict == NS_NEVER)
+                    break;
+            }
+        }
+    }
     if (req->flags & NS_REQ_QUIET)
         pl->explain[0] = '\0';
     else
@@ -1089,7 +1162,8 @@ int ns_place_shape (const ns_cluster_t *c, const ns_policy_t *pol,
     if (validate (c, req, err) < 0)
         return -1;
     ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
-    struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl };
+    struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl,
+                        .mask = req->allowed };
     shape (&d, 0);
     *width = d.width;
     *slot = d.slot;
@@ -1102,7 +1176,8 @@ int ns_place_governed (const ns_cluster_t *c, const ns_policy_t *pol,
     if (!c || !pol || !req || validate (c, req, NULL) < 0)
         return 0;
     ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
-    struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl };
+    struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl,
+                        .mask = req->allowed };
     return sharing_kind (pol->kind) && pack_reason (&d) == NS_PACK_NONE;
 }
 
@@ -1123,9 +1198,9 @@ static int admits_one (struct decide *d, int node)
     if (node < 0 || node >= ns_cluster_nnodes (c) || !allowed (d, node))
         return 0;
     if (ns_node_is_empty (c, node))
-        return ns_node_cores (c, node) >= d->slot;
+        return room (d, node) >= d->slot;
     if (!d->shares_nodes || ns_node_is_closed (c, node)
-        || ns_node_free_cores (c, node) < d->slot)
+        || room (d, node) < d->slot)
         return 0;
     if (d->packed)
         return 1;
@@ -1145,7 +1220,8 @@ int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
     if (!c || !pol || !req || !nodes)
         return stop_at;
     ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
-    struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl };
+    struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl,
+                        .mask = req->allowed };
     if (validate (c, req, NULL) < 0 || shape (&d, 0) == NS_NEVER)
         return 0;
     /* Node lists are not worth modelling, and packing (also as a
@@ -1168,7 +1244,8 @@ struct what_if {
     struct released *rel;
     int nrel, caprel;
     ns_share_t *sh;
-    int nsh, capsh;
+    int64_t *mem;       /* memory per share, beside sh */
+    int nsh, capsh, capmem;
 };
 
 static int what_if_release (ns_cluster_t *c, struct what_if *w, uint64_t id,
@@ -1179,8 +1256,13 @@ static int what_if_release (ns_cluster_t *c, struct what_if *w, uint64_t id,
     if (!shares || n <= 0)
         return 0;               /* not running (any more): nothing to do */
     if (ns_grow (&w->rel, &w->caprel, w->nrel + 1, sizeof (*w->rel), 64) < 0
-        || ns_grow (&w->sh, &w->capsh, w->nsh + n, sizeof (*w->sh), 256) < 0)
+        || ns_grow (&w->sh, &w->capsh, w->nsh + n, sizeof (*w->sh), 256) < 0
+        || ns_grow (&w->mem, &w->capmem, w->nsh + n, sizeof (*w->mem), 256)
+               < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
+    const int64_t *mem = ns_job_mem_ref (c, id);
+    for (int i = 0; i < n; i++)
+        w->mem[w->nsh + i] = mem ? mem[i] : 0;
     w->rel[w->nrel] = (struct released){
         .id = id, .program = ns_job_program (c, id),
         .flags = ns_job_flags (c, id), .first = w->nsh, .n = n,
@@ -1200,12 +1282,14 @@ static int what_if_restore (ns_cluster_t *c, struct what_if *w,
     int rc = 0;
     for (int k = w->nrel - 1; k >= 0; k--) {
         const struct released *r = &w->rel[k];
-        if (ns_cluster_add_job (c, r->id, r->program, w->sh + r->first, r->n,
-                                r->flags, rc ? NULL : err) < 0)
+        if (ns_cluster_add_job_mem (c, r->id, r->program, w->sh + r->first,
+                                    r->n, r->flags, w->mem + r->first,
+                                    rc ? NULL : err) < 0)
             rc = -1;
     }
     free (w->rel);
     free (w->sh);
+    free (w->mem);
     return rc;
 }
 

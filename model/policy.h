@@ -80,6 +80,14 @@ typedef struct {
                                    refusal); NULL = none.  The simulator's
                                    EASY reservation avoids the nodes free
                                    now, leaving them to backfill */
+    /* What slurmctld limits besides cores (design.md section 7.2);
+     * 0: no limit.  A placement never breaks them. */
+    int64_t mem_per_node; /* MB per node on the job's minimal width
+                             (--mem); a stripe splits the job's total
+                             memory over its nodes */
+    int64_t mem_per_cpu;  /* MB per core (--mem-per-cpu, DefMemPerCPU) */
+    int max_nodes;        /* nodes at most (partition MaxNodes, -N max) */
+    int max_cpus_per_node; /* cores per node at most (MaxCPUsPerNode) */
 } ns_request_t;
 
 void ns_request_init (ns_request_t *r, uint64_t id, int program, int ntasks);
@@ -139,7 +147,11 @@ typedef struct {
                            >= width nodes with >= slot cores fails too */
     ns_pack_why_t why;  /* rule NS_RULE_PACK / AS_ASKED: why packed */
     char explain[512];  /* one line, no newline ("" for NS_REQ_QUIET) */
+    int64_t mem_per_node; /* placed: MB per node the shape holds (the
+                             request's --mem on its minimal width, split
+                             over a stripe); 0 when none */
     int *scratch;       /* private: 4 x cap ints for pack's node runs */
+    unsigned char *tier; /* private: cap bytes, the nodes of a weight tier */
     long long *order;   /* private: cap entries to order them */
 } ns_placement_t;
 

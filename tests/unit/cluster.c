@@ -132,7 +132,7 @@ static void test_huge_runs (void)
     ns_error_t err;
     ns_cluster_t *big = ns_cluster_create (3, 1 << 30, 2, &err);
     int start[2], end[2], cpus[2];
-    int n = ns_cluster_runs (big, NULL, 0, 1, start, end, cpus);
+    int n = ns_cluster_runs (big, NULL, 0, 1, NULL, start, end, cpus);
     ok (n == 1 && start[0] == 0 && end[0] == 2 && cpus[0] == INT_MAX,
         "3 nodes of 2^30 cores: one run of INT_MAX cores (saturated)");
     ns_cluster_destroy (big);

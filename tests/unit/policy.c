@@ -814,6 +814,255 @@ static void test_will_run_agrees (void)
             "and one end fewer does not place it: the earliest time");
 }
 
+/* Decide for req and add the job holding the placement's memory. */
+static const char *place_mem (const ns_request_t *req)
+{
+    ns_error_t err;
+    if (ns_place (c, &pol, m, progs, req, pl, &err) < 0)
+        return "error";
+    if (pl->verdict != NS_PLACED) {
+        snprintf (got, sizeof (got), "wait:%s", ns_verdict_name (pl->verdict));
+        return got;
+    }
+    int64_t mem[64];
+    size_t o = 0;
+    got[0] = '\0';
+    for (int i = 0; i < pl->n && i < 64; i++) {
+        mem[i] = pl->mem_per_node + req->mem_per_cpu * pl->shares[i].cores;
+        o += snprintf (got + o, sizeof (got) - o, "%s%d:%d", i ? "," : "",
+                       pl->shares[i].node, pl->shares[i].cores);
+    }
+    if (ns_cluster_add_job_mem (c, req->id, req->program, pl->shares, pl->n,
+                                pl->flags, mem, &err) < 0)
+        snprintf (got, sizeof (got), "add failed: %s", err.text);
+    else if (ns_cluster_check (c, &err) < 0)
+        snprintf (got, sizeof (got), "invariant: %s", err.text);
+    return got;
+}
+
+/* What slurmctld limits besides cores (design.md 7.2): memory, node and
+ * per-node CPU limits, node weights, allowed nodes. */
+static void test_limits (void)
+{
+    ns_request_t r;
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    for (int n = 0; n < 4; n++)
+        ns_cluster_set_node_mem (c, n, 64000, NULL);
+    ns_request_init (&r, 1, LAM, 24);
+    r.mem_per_node = 60000;
+    is_str (place_mem (&r), "0:12,1:12",
+            "--mem=60000: striped, the job's memory split");
+    is_int ((int)pl->mem_per_node, 30000, "30000 MB on each of 2 nodes");
+    is_int ((int)ns_node_free_mem (c, 1), 34000, "node 1 has 34000 MB left");
+    ns_request_init (&r, 2, ABQ, 24);
+    r.mem_per_node = 60000;
+    is_str (place_mem (&r), "2:12,3:12", "second job: the other pair");
+    ns_request_init (&r, 3, ABQ, 24);
+    r.mem_per_node = 60000;
+    is_str (place_mem (&r), "0:12,1:12", "third: beside LAM, 30000 each");
+    ns_request_init (&r, 4, LAM, 24);
+    r.mem_per_node = 60000;
+    is_str (place_mem (&r), "2:12,3:12", "fourth: beside ABQ: all four run");
+    ns_request_init (&r, 5, LSD, 1);
+    r.mem_per_node = 5000;
+    is_str (place_mem (&r), "wait:resources",
+            "no node has 5000 MB left: waits (cores are all taken too)");
+
+    /* Busy memory: nodes 0 and 1 have free cores but no memory. */
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    for (int n = 0; n < 4; n++)
+        ns_cluster_set_node_mem (c, n, 64000, NULL);
+    int64_t big[1] = { 62000 };
+    ns_share_t one[1] = { { 0, 1 } };
+    ns_cluster_add_job_mem (c, 100, LSD, one, 1, NS_JOB_PACKED, big, NULL);
+    one[0].node = 1;
+    ns_cluster_add_job_mem (c, 101, LSD, one, 1, NS_JOB_PACKED, big, NULL);
+    ns_request_init (&r, 1, LAM, 24);
+    r.mem_per_cpu = 100;
+    is_str (place_mem (&r), "2:12,3:12", "stripe on the nodes with memory");
+    ns_request_init (&r, 2, ABQ, 24);
+    r.mem_per_cpu = 200;
+    is_str (place_mem (&r), "2:12,3:12",
+            "ABQ beside LAM: nodes 0 and 1 have 23 cores but 2000 MB");
+    ns_request_init (&r, 3, ABQ, 4);
+    r.mem_per_cpu = 1000;
+    is_str (place_mem (&r), "0:2,1:2",
+            "4 tasks at 1000 MB: 2 fit in node 0's 2000 MB, 2 in node 1's");
+
+    /* Partition limits. */
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    ns_request_init (&r, 1, LAM, 24);
+    r.max_nodes = 1;
+    is_str (place_mem (&r), "0:24", "MaxNodes=1: not striped");
+    ns_request_init (&r, 2, LAM, 24);
+    r.max_cpus_per_node = 8;
+    is_str (place_mem (&r), "1:8,2:8,3:8",
+            "MaxCPUsPerNode=8 beside a full node: 8 on each of 3 nodes");
+    is_int (pl->rule, NS_RULE_FALLBACK, "(the 4-node stripe does not fit)");
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    ns_request_init (&r, 1, LAM, 24);
+    r.max_cpus_per_node = 8;
+    is_str (place_mem (&r), "0:6,1:6,2:6,3:6",
+            "MaxCPUsPerNode=8 on an empty cluster: striped 6 per node");
+    ns_request_init (&r, 2, ABQ, 4);
+    r.max_nodes = 1;
+    r.max_cpus_per_node = 2;
+    is_str (place_mem (&r), "wait:resources",
+            "4 cores on 1 node of at most 2: never placed");
+
+    /* Node weights: the lowest weight that suffices first. */
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    ns_cluster_set_node_weight (c, 0, 10, NULL);
+    ns_cluster_set_node_weight (c, 1, 10, NULL);
+    is_int (ns_cluster_nweights (c), 2, "two weights");
+    is_int ((int)ns_cluster_weight (c, 0), 1, "lowest first");
+    is_str (place_mem (&(ns_request_t){ .id = 1, .program = LAM,
+                                         .ntasks = 24, .cpus_per_task = 1 }),
+            "2:12,3:12", "striped over the weight-1 nodes");
+    is_str (place (2, ABQ, 4), "2:4", "a small job packed on weight 1");
+    is_str (place (3, LAM, 24), "0:12,1:12",
+            "a twin of LAM: weight 1 refuses it, weight 10 takes it");
+    is_str (place (4, ABQ, 24), "0:12,1:12", "ABQ joins LAM on weight 10");
+    ns_cluster_set_node_weight (c, 0, 1, NULL);
+    ns_cluster_set_node_weight (c, 1, 1, NULL);
+    is_int (ns_cluster_nweights (c), 1, "one weight again");
+
+    /* Big-memory nodes kept last (weight), reachable by a constraint
+     * (allowed). */
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    ns_cluster_set_node_weight (c, 2, 100, NULL);
+    ns_cluster_set_node_weight (c, 3, 100, NULL);
+    is_str (place (1, LAM, 24), "0:12,1:12", "LAM on the light nodes");
+    is_str (place (2, ABQ, 24), "0:12,1:12", "ABQ beside it");
+    unsigned char big_only[4] = { 0, 0, 1, 1 };
+    ns_request_init (&r, 3, LSD, 24);
+    r.allowed = big_only;
+    is_str (place_mem (&r), "2:12,3:12", "-C bigmem: the big nodes");
+}
+
+/* The floor (design.md 7.2): over random clusters with node sizes,
+ * memory, weights, allowed nodes and partition limits, whatever pack
+ * starts now every sharing policy starts now too (fallback at once), and
+ * no placement breaks a limit. */
+static void test_limits_floor (void)
+{
+    static const ns_policy_kind_t kinds[] = {
+        NS_POLICY_TWINS, NS_POLICY_MIXED, NS_POLICY_SAME, NS_POLICY_KEEP,
+        NS_POLICY_MIN_SLOWDOWN,
+    };
+    int states = 0, pack_starts = 0, floor_kept = 0, limits_kept = 0,
+        decisions = 0, strict_waits = 0;
+    char first_bad[256] = "";
+    for (int t = 0; t < 2000; t++) {
+        int nn = 2 + (int)rnd (9);
+        setup_defaults (nn, 8, NS_POLICY_PACK);
+        unsigned char allow[16];
+        for (int n = 0; n < nn; n++) {
+            ns_cluster_set_node (c, n, 4 + 4 * (int)rnd (6), 2, NULL);
+            if (rnd (4))
+                ns_cluster_set_node_mem (c, n, 1000 * (4 + (int)rnd (60)),
+                                         NULL);
+            if (t % 3 == 0)
+                ns_cluster_set_node_weight (c, n, 1 + rnd (3), NULL);
+            allow[n] = t % 4 == 0 ? rnd (5) != 0 : 1;
+        }
+        /* Running jobs, packed with memory as stock would place them. */
+        int running = (int)rnd (9);
+        for (int j = 0; j < running; j++) {
+            ns_request_t r;
+            ns_request_init (&r, 100 + j, (int)rnd (3), 1 + (int)rnd (20));
+            r.flags = NS_REQ_QUIET;
+            if (rnd (2))
+                r.mem_per_cpu = 100 * (1 + rnd (20));
+            else if (rnd (2))
+                r.mem_per_node = 1000 * (1 + rnd (40));
+            ns_error_t err;
+            pol.kind = kinds[rnd (5)];
+            if (ns_place (c, &pol, m, progs, &r, pl, &err) == 0
+                && pl->verdict == NS_PLACED) {
+                int64_t mem[16];
+                for (int i = 0; i < pl->n && i < 16; i++)
+                    mem[i] = pl->mem_per_node
+                             + r.mem_per_cpu * pl->shares[i].cores;
+                ns_cluster_add_job_mem (c, r.id, r.program, pl->shares,
+                                        pl->n, pl->flags, mem, NULL);
+            }
+        }
+        states++;
+        ns_request_t q;
+        ns_request_init (&q, 999, (int)rnd (3), 1 + (int)rnd (24));
+        q.flags = NS_REQ_QUIET;
+        q.allowed = allow;
+        if (rnd (2))
+            q.mem_per_cpu = 100 * (1 + rnd (30));
+        else if (rnd (2))
+            q.mem_per_node = 1000 * (1 + rnd (40));
+        if (rnd (3) == 0)
+            q.max_nodes = 1 + (int)rnd (3);
+        if (rnd (3) == 0)
+            q.max_cpus_per_node = 2 + (int)rnd (10);
+        pol.kind = NS_POLICY_PACK;
+        ns_error_t err;
+        if (ns_place (c, &pol, m, progs, &q, pl, &err) < 0
+            || pl->verdict != NS_PLACED)
+            continue;
+        pack_starts++;
+        for (int k = 0; k < 5; k++) {
+            pol.kind = kinds[k];
+            pol.keep_program = LAM;
+            pol.fallback_after = 0;
+            decisions++;
+            if (ns_place (c, &pol, m, progs, &q, pl, &err) < 0
+                || pl->verdict != NS_PLACED) {
+                if (!first_bad[0])
+                    snprintf (first_bad, sizeof (first_bad),
+                              "state %d, %s: %s", t,
+                              ns_policy_kind_name (pol.kind),
+                              ns_verdict_name (pl->verdict));
+                continue;
+            }
+            floor_kept++;
+            int okl = q.max_nodes <= 0 || pl->n <= q.max_nodes;
+            int held = 0;
+            for (int i = 0; i < pl->n; i++) {
+                int n = pl->shares[i].node;
+                int64_t need = pl->mem_per_node
+                               + q.mem_per_cpu * pl->shares[i].cores;
+                held += pl->shares[i].cores;
+                okl = okl && allow[n]
+                      && pl->shares[i].cores <= ns_node_free_cores (c, n)
+                      && (q.max_cpus_per_node <= 0
+                          || pl->shares[i].cores <= q.max_cpus_per_node)
+                      && need <= ns_node_free_mem (c, n);
+            }
+            /* the job's memory in all: at least what it asked for on its
+             * minimal width (a stripe splits it, rounding up) */
+            okl = okl && held == q.ntasks;
+            limits_kept += okl;
+            if (!okl && !first_bad[0])
+                snprintf (first_bad, sizeof (first_bad),
+                          "state %d, %s: a limit broken", t,
+                          ns_policy_kind_name (pol.kind));
+            /* strict rules may wait, never break a limit */
+            pol.fallback_after = -1;
+            if (ns_place (c, &pol, m, progs, &q, pl, &err) == 0
+                && pl->verdict != NS_PLACED)
+                strict_waits++;
+        }
+    }
+    diag ("%d states, pack starts the job in %d; %d decisions; strict "
+          "rules wait in %d", states, pack_starts, decisions, strict_waits);
+    ok (pack_starts > 500, "pack starts the job in %d of %d random states",
+        pack_starts, states);
+    is_int (floor_kept, decisions,
+            "every sharing policy starts what pack starts (%s)",
+            first_bad[0] ? first_bad : "none refused");
+    is_int (limits_kept, floor_kept,
+            "on allowed nodes, within MaxNodes, MaxCPUsPerNode and memory");
+    ok (strict_waits > 0, "strict rules (fallback_after -1) do wait: %d",
+        strict_waits);
+}
+
 static void test_destroy_errno (void)
 {
     errno = EXDEV;
@@ -884,6 +1133,8 @@ int main (void)
     test_partial ();
     test_place_after ();
     test_will_run_agrees ();
+    test_limits ();
+    test_limits_floor ();
     test_destroy_errno ();
     test_errors ();
     ns_cluster_destroy (c);
