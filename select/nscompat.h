@@ -40,6 +40,14 @@ typedef struct listIterator list_itr_t;
 typedef struct job_details job_details_t;
 #endif
 
+/* SelectTypeParameters' memory bit: CR_MEMORY, a macro up to 24.11,
+ * became the enum value SELECT_MEMORY (25.05). */
+#ifdef CR_MEMORY
+#define NS_CR_MEMORY CR_MEMORY
+#else
+#define NS_CR_MEMORY SELECT_MEMORY
+#endif
+
 /* details->whole_node: a value up to 23.11 (WHOLE_NODE_MCS was 3), a
  * set of bits from 24.05 (WHOLE_TOPO 0x08). */
 #if NS_SLURM_AT_LEAST(24, 5, 0)

@@ -203,6 +203,7 @@ void ns_ctld_fini (void)
     S.memo = NULL;
     free (S.allowed);
     free (S.shares);
+    free (S.mem);
     free (S.run);
     S.allowed = NULL;
     S.shares = NULL;
@@ -339,11 +340,13 @@ static int ensure_scratch (int nn)
     ns_placement_destroy (S.pl);
     free (S.allowed);
     free (S.shares);
+    free (S.mem);
     S.pl = ns_placement_create (nn);
     S.allowed = calloc (nn, 1);
     S.shares = calloc (nn, sizeof (ns_share_t));
+    S.mem = calloc (nn, sizeof (int64_t));
     S.nnodes = nn;
-    if (!S.pl || !S.allowed || !S.shares) {
+    if (!S.pl || !S.allowed || !S.shares || !S.mem) {
         S.nnodes = 0;
         return -1;
     }
@@ -369,7 +372,14 @@ static void drop_running (uint32_t id)
         }
 }
 
-/* The CPUs job holds on each node, into S.shares; returns the count. */
+/* Is memory a consumable resource (CR_*_Memory)? */
+static int mem_consumed (void)
+{
+    return (slurm_conf.select_type_param & NS_CR_MEMORY) != 0;
+}
+
+/* The CPUs job holds on each node, into S.shares, and its memory, into
+ * S.mem; returns the count. */
 static int job_shares (const job_record_t *job)
 {
     const job_resources_t *jr = job->job_resrcs;
@@ -380,10 +390,13 @@ static int job_shares (const job_record_t *job)
     for (int i = bit_ffs (jr->node_bitmap); i >= 0 && i <= last; i++) {
         if (!bit_test (jr->node_bitmap, i))
             continue;
-        int cpus = jr->cpus[k++];
+        int cpus = jr->cpus[k];
+        uint64_t mem = jr->memory_allocated ? jr->memory_allocated[k] : 0;
+        k++;
         if (i >= S.nnodes || cpus <= 0)
             continue;
         int cap = ns_node_cores (S.cl, i);
+        S.mem[n] = mem_consumed () && mem < INT64_MAX ? (int64_t)mem : 0;
         S.shares[n].node = i;
         S.shares[n].cores = cpus < cap ? cpus : cap;
         n++;
@@ -434,10 +447,11 @@ static int add_running (job_record_t *job)
         return 0;
     int program = program_of (job, ji);
     int flags = ji->placed ? ji->flags : running_flags (job, program, n);
-    if (ns_cluster_add_job (S.cl, job->job_id, program, S.shares, n, flags,
-                            &err) < 0
-        && (!flags || ns_cluster_add_job (S.cl, job->job_id, program,
-                                          S.shares, n, 0, &err) < 0)) {
+    if (ns_cluster_add_job_mem (S.cl, job->job_id, program, S.shares, n,
+                                flags, S.mem, &err) < 0
+        && (!flags || ns_cluster_add_job_mem (S.cl, job->job_id, program,
+                                              S.shares, n, 0, S.mem,
+                                              &err) < 0)) {
         verbose ("nodeshare: %pJ left out of the model: %s", job,
                  err.text);
         return -1;
@@ -468,6 +482,16 @@ static int rebuild (ns_error_t *err)
         if (sockets > cpus)
             sockets = cpus;
         if (ns_cluster_set_node (S.cl, i, cpus, sockets, err) < 0)
+            return -1;
+        /* What cons_tres allocates besides CPUs, and the order it takes
+         * nodes in (design.md 7.2). */
+        if (node && mem_consumed () && node->real_memory > node->mem_spec_limit
+            && node->real_memory < INT64_MAX)
+            (void)ns_cluster_set_node_mem (
+                S.cl, i, (int64_t)(node->real_memory - node->mem_spec_limit),
+                NULL);
+        if (node && ns_cluster_set_node_weight (S.cl, i, node->weight, err)
+                        < 0)
             return -1;
         /* Explanations (log, squeue's reason) name nodes as Slurm does.
          * A name the model refuses (over 255 bytes, no memory) leaves the
@@ -615,9 +639,22 @@ static const char *explicit_request (const job_record_t *job)
     return NULL;
 }
 
+/* One job_test call: what slurmctld passed, to hand on to cons_tres. */
+struct call {
+    ns_job_test_f stock;
+    job_record_t *job;
+    bitstr_t *bitmap;
+    uint32_t min_nodes, max_nodes, req_nodes;
+    uint16_t mode;
+    list_t *cand;
+    list_t **preempt;
+    ns_exc_t exc;
+};
+
 static void build_request (job_record_t *job, ns_jobinfo_t *ji,
-                           bitstr_t *bitmap, ns_request_t *r)
+                           const struct call *c, ns_request_t *r)
 {
+    bitstr_t *bitmap = c->bitmap;
     const job_details_t *d = job->details;
     int cpt = set16 (d->cpus_per_task) ? d->cpus_per_task : 1;
     int ntasks = d->num_tasks && d->num_tasks != NO_VAL
@@ -634,6 +671,20 @@ static void build_request (job_record_t *job, ns_jobinfo_t *ji,
     for (int i = 0; i < S.nnodes; i++)
         S.allowed[i] = bit_test (bitmap, i) ? 1 : 0;
     r->allowed = S.allowed;
+    /* What cons_tres checks besides CPUs (design.md 7.2): the model
+     * places within it, the floor catches the rest. */
+    uint64_t m = d->pn_min_memory;
+    if (mem_consumed () && m && m != NO_VAL64) {
+        if (m & MEM_PER_CPU)
+            r->mem_per_cpu = (int64_t)(m & ~MEM_PER_CPU);
+        else if (m < INT64_MAX)
+            r->mem_per_node = (int64_t)m;
+    }
+    if (c->max_nodes && c->max_nodes < INT_MAX)
+        r->max_nodes = (int)c->max_nodes;
+    if (job->part_ptr && job->part_ptr->max_cpus_per_node
+        && job->part_ptr->max_cpus_per_node < INT_MAX)
+        r->max_cpus_per_node = (int)job->part_ptr->max_cpus_per_node;
     time_t since = d->begin_time > d->submit_time ? d->begin_time
                                                   : d->submit_time;
     time_t now = time (NULL);
@@ -668,7 +719,7 @@ static void undo_shape (job_record_t *job, ns_jobinfo_t *ji)
  * slurmctld resets min_nodes between calls, so this is redone on every
  * call. */
 static void apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
-                         int tpn, int cpt)
+                         int tpn, int cpt, int64_t mem_per_node)
 {
     job_details_t *d = job->details;
     ji->orig_min_nodes = d->min_nodes;
@@ -678,15 +729,13 @@ static void apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
     ji->orig_pn_min_memory = d->pn_min_memory;
     /* Memory under striping (design.md 7.2): a per-node request (--mem)
      * is the job's memory on its minimal width, split over the stripe's
-     * nodes, so that the stripe holds what the job asked for in all;
-     * --mem-per-cpu follows the CPUs and stays as it is. */
+     * nodes (the model's mem_per_node), so that the stripe holds what the
+     * job asked for in all; --mem-per-cpu follows the CPUs and stays as
+     * it is. */
     uint64_t m = d->pn_min_memory;
-    uint32_t w0 = d->min_nodes > 0 ? d->min_nodes : 1;
-    if (m && m != NO_VAL64 && !(m & MEM_PER_CPU)
-        && (uint32_t)width > w0) {
-        uint64_t per = (m * w0 + (uint64_t)width - 1) / (uint64_t)width;
-        d->pn_min_memory = per ? per : 1;
-    }
+    if (m && m != NO_VAL64 && !(m & MEM_PER_CPU) && mem_per_node > 0
+        && (uint64_t)mem_per_node < m)
+        d->pn_min_memory = (uint64_t)mem_per_node;
     ji->set_pn_min_memory = d->pn_min_memory;
     d->min_nodes = (uint32_t)width;
     if (tpn > 0) {
@@ -810,16 +859,6 @@ static int is_striped (const ns_placement_t *pl)
             || pl->rule == NS_RULE_STRIPE_SHARE) && pl->n > 1;
 }
 
-struct call {
-    ns_job_test_f stock;
-    job_record_t *job;
-    bitstr_t *bitmap;
-    uint32_t min_nodes, max_nodes, req_nodes;
-    uint16_t mode;
-    list_t *cand;
-    list_t **preempt;
-    ns_exc_t exc;
-};
 
 static int call_stock (const struct call *c, uint32_t min, uint32_t max,
                        uint32_t req)
@@ -972,7 +1011,8 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
             ns_exc_owned_t owned;
             ns_exc_with_cores (&c->exc, exc, &owned);
             u.exc = owned.exc;
-            apply_shape (c->job, ji, pl->n, 0, r->cpus_per_task);
+            apply_shape (c->job, ji, pl->n, 0, r->cpus_per_task,
+                         pl->mem_per_node);
             rc = call_stock (&u, min, max, req);
             ns_exc_release (&owned);   /* frees exc */
             exc = NULL;
@@ -992,7 +1032,7 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
          * task's CPUs more than the run-now answer, never fewer). */
         if (!done)
             apply_shape (c->job, ji, pl->n, most / r->cpus_per_task,
-                         r->cpus_per_task);
+                         r->cpus_per_task, pl->mem_per_node);
     }
     if (!done)
         rc = call_stock (c, min, max, req);
@@ -1285,7 +1325,7 @@ static int decide (const struct call *c, int run_now, int *waits)
         return rc;
     }
 
-    build_request (job, ji, c->bitmap, &r);
+    build_request (job, ji, c, &r);
     if (ns_place (S.cl, ns_config_policy (S.cfg), model_now (),
                   ns_config_progtab (S.cfg), &r, S.pl, &err) < 0) {
         log_error_once (job, err.text);

@@ -50,6 +50,7 @@ struct ns_ctld_state {
     ns_placement_t *pl;
     unsigned char *allowed;
     ns_share_t *shares;         /* nnodes entries of scratch */
+    int64_t *mem;               /* nnodes entries: MB beside shares */
     struct running *run;
     int nrun, caprun;
 

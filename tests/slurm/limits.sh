@@ -13,10 +13,12 @@
 #             30000 MB on each of its nodes (the job's memory on its
 #             minimal width, split), so all four run
 #   busymem   two 1-task jobs hold 62000 MB of ns1 and ns2, then two
-#             24-task jobs: both run (the model's pair ns1,ns2 has no
-#             memory: placed as stock, in the same call)
+#             24-task jobs with --mem-per-cpu=500: both run, striped over
+#             ns3,ns4 (the model knows ns1 and ns2 have 23 free cores but
+#             2000 MB, less than 12 x 500)
 #   maxnodes  partition MaxNodes=1, two 24-task jobs: both run on 1 node
-#   maxcpus   partition MaxCPUsPerNode=8, a 24-task job: runs (3 nodes)
+#   maxcpus   partition MaxCPUsPerNode=8, a 24-task job: runs (stock: 8
+#             on each of 3 nodes; nodeshare: striped, 6 on each of 4)
 #   mincpus   --mincpus=24 -n 24: holds 24 CPUs, as asked
 # Skips like tests/slurm/select.sh.
 
@@ -110,10 +112,11 @@ row_busymem () {
     x=$(sub lmp_serial -n 1 -w ns1 --mem=62000)
     y=$(sub lmp_serial -n 1 -w ns2 --mem=62000)
     wait_running 15 $x $y
-    a=$(sub lmp_serial -n 24)
-    b=$(sub abq_std -n 24)
+    a=$(sub lmp_serial -n 24 --mem-per-cpu=500)
+    b=$(sub abq_std -n 24 --mem-per-cpu=500)
     wait_running 15 $a $b
     state $a $b
+    echo "$a $b" >"$scratch/busymem.ids.$side"
 }
 
 row_maxnodes () {
@@ -200,9 +203,13 @@ tap_like "$(cat "$scratch/nodeshare.maxnodes")" '^RUNNING:1:24:[^ ]* RUNNING:1:2
     "maxnodes: MaxNodes=1 keeps both jobs on 1 node"
 tap_like "$(cat "$scratch/nodeshare.mem")" '^(RUNNING:2:24:(60000M|58.59G) ){4}$' \
     "mem: four striped --mem=60000 jobs hold 60000 MB each in all (30000 per node)"
+tap_like "$(cat "$scratch/nodeshare.maxcpus")" '^RUNNING:4:24:[^ ]* $' \
+    "maxcpus: striped within MaxCPUsPerNode=8 (6 on each of 4 nodes)"
 log=$scratch/nodeshare/slurmctld.log
-grep -q 'cons_tres cannot allocate there now.*placed by cons_tres as stock Slurm would' "$log"
-tap_ok $? "log: a stripe cons_tres refused is placed as stock in the same call"
+set -- $(cat "$scratch/busymem.ids.nodeshare")
+seen=$(grep -E "nodeshare: job ($1|$2) " "$log" | sed 's/.*\] //')
+n=$(printf '%s\n' "$seen" | grep -cE 'by stripe-(empty|share).* -> ns\[3-4\]$')
+tap_is "$n" 2 "busymem: both stripes on ns3,ns4, the nodes with memory: $(printf '%s\n' "$seen" | tr '\n' ';')"
 grep -Eq 'error: nodeshare' "$log"
 tap_ok $((! $?)) "log: no nodeshare error"
 tap_done
