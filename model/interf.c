@@ -21,6 +21,7 @@ struct ns_interf {
     int *cls;           /* ncls: program -> class, -1 = itself */
     int ncls;
     double def_speedup;
+    double max_speedup; /* largest speedup set, default included */
     double def_slowdown;
 };
 
@@ -30,6 +31,7 @@ ns_interf_t *ns_interf_create (void)
     if (!m)
         return NULL;
     m->def_speedup = 1.0;
+    m->max_speedup = 1.0;
     m->def_slowdown = 1.0;
     return m;
 }
@@ -111,9 +113,12 @@ ns_interf_t *ns_interf_copy (const ns_interf_t *m)
         c->ncls = m->ncls;
     }
     c->def_speedup = m->def_speedup;
+    c->max_speedup = m->max_speedup;
     c->def_slowdown = m->def_slowdown;
     return c;
 }
+
+static double recompute_max (const ns_interf_t *m);
 
 static int check_value (double v, const char *what, ns_error_t *err)
 {
@@ -142,6 +147,7 @@ int ns_interf_set_defaults (ns_interf_t *m, double speedup, double slowdown,
         return -1;
     m->def_speedup = speedup;
     m->def_slowdown = slowdown;
+    m->max_speedup = recompute_max (m);
     return 0;
 }
 
@@ -151,6 +157,7 @@ int ns_interf_set_speedup (ns_interf_t *m, int p, double speedup,
     if (check_value (speedup, "speedup", err) < 0 || check_id (m, p, err) < 0)
         return -1;
     m->speedup[p] = speedup;
+    m->max_speedup = speedup > m->max_speedup ? speedup : recompute_max (m);
     return 0;
 }
 
@@ -256,6 +263,20 @@ double ns_interf_weight (const ns_interf_t *m, int p)
     if (!m || p < 0 || p >= m->n || isnan (m->weight[p]))
         return 0.0;
     return m->weight[p];
+}
+
+double ns_interf_max_speedup (const ns_interf_t *m)
+{
+    return m ? m->max_speedup : 1.0;
+}
+
+static double recompute_max (const ns_interf_t *m)
+{
+    double best = m->def_speedup;
+    for (int i = 0; i < m->n; i++)
+        if (!isnan (m->speedup[i]) && m->speedup[i] > best)
+            best = m->speedup[i];
+    return best;
 }
 
 int ns_interf_nprograms (const ns_interf_t *m)

@@ -50,6 +50,9 @@ int ns_interf_given_speedup (const ns_interf_t *m, int p);
 int ns_interf_given_slowdown (const ns_interf_t *m, int p, int q);
 /* Highest program id that has any figure set, plus one. */
 int ns_interf_nprograms (const ns_interf_t *m);
+/* The largest spread speedup of any program (the default included): a
+ * policy governs no job when it is within the stripe margin. */
+double ns_interf_max_speedup (const ns_interf_t *m);
 
 /* 1 when p has no figure of its own or of a class and both defaults are
  * 1.0: p always progresses at rate 1 and changes nobody's rate. */

@@ -627,11 +627,14 @@ static int pack_take (struct decide *d, int busy_only)
 }
 
 /* Small jobs go to nodes already in use first, keeping empty nodes for
- * the jobs that gain from them; then anywhere, as stock would. */
+ * the jobs that gain from them; then anywhere, as stock would.  When no
+ * program gains from striping, no job ever needs an empty node kept: a
+ * small job is placed exactly as pack places it. */
 static int pack (struct decide *d)
 {
     int max = d->req->max_nodes;
-    if (d->why == NS_PACK_SMALL && pack_take (d, 1)
+    if (d->why == NS_PACK_SMALL && ns_policy_keeps_empty (d->pol, d->m)
+        && pack_take (d, 1)
         && (max <= 0 || d->found <= max))
         return 1;
     /* more nodes than slurmctld allows: not now */
@@ -739,6 +742,12 @@ static int sharing_kind (ns_policy_kind_t k)
 {
     return k == NS_POLICY_MIXED || k == NS_POLICY_TWINS || k == NS_POLICY_SAME
            || k == NS_POLICY_KEEP || k == NS_POLICY_MIN_SLOWDOWN;
+}
+
+int ns_policy_keeps_empty (const ns_policy_t *pol, const ns_interf_t *m)
+{
+    return pol && sharing_kind (pol->kind) && !pol->ungoverned && m
+           && ns_interf_max_speedup (m) > 1.0 + pol->stripe_margin;
 }
 
 int ns_policy_pair_allowed (const ns_policy_t *pol, const ns_interf_t *m,

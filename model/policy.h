@@ -40,6 +40,11 @@ typedef struct {
     int small_job_cores;  /* jobs of fewer cores are packed; -1: half of
                              the largest node, 0: no job is small */
     double stripe_margin; /* stripe only when spread_speedup > 1 + this */
+    int ungoverned;       /* 1: the caller knows no job of its workload
+                             gains from striping (the simulator checks its
+                             trace): nothing keeps empty nodes, every job
+                             is placed as pack places it; 0: ask the
+                             figures (ns_policy_keeps_empty) */
 } ns_policy_t;
 
 /* twins, width 2, pairs, fallback at once (0), no seed, small jobs below
@@ -164,6 +169,12 @@ void ns_placement_destroy (ns_placement_t *pl);
  * 0 for policies that never share (exclusive, spread, pack). */
 int ns_policy_pair_allowed (const ns_policy_t *pol, const ns_interf_t *m,
                             int p, int q);
+
+/* Does the policy keep empty nodes for striped jobs, packing small jobs
+ * onto nodes in use first?  Only a sharing policy, and only when some
+ * program (or the default) gains from striping: otherwise no job is ever
+ * governed, and every job is placed exactly as pack places it. */
+int ns_policy_keeps_empty (const ns_policy_t *pol, const ns_interf_t *m);
 
 /* Decide.  Returns 0 with pl->verdict == NS_PLACED and the shares filled,
  * 0 with another verdict ("not now"/never; pl->explain says why), or -1

@@ -1337,7 +1337,9 @@ static int decide (const struct call *c, int run_now, int *waits)
         ji->placed = 1;
         ji->flags = NS_JOB_PACKED;
         int rc = SLURM_ERROR;
-        if (run_now && S.pl->why == NS_PACK_SMALL)
+        if (run_now && S.pl->why == NS_PACK_SMALL
+            && ns_policy_keeps_empty (ns_config_policy (S.cfg),
+                                      model_now ()))
             rc = stock_on_busy (c);
         if (rc != SLURM_SUCCESS)
             rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);

@@ -64,6 +64,7 @@ struct sj {
 
 struct ns_sim {
     ns_simconf_t conf;
+    int governed_checked;       /* check_governed () ran */
     ns_cluster_t *c;
     ns_placement_t *pl;
     ns_placement_t *pl_resv;    /* the head's placement in reserve () */
@@ -1214,8 +1215,25 @@ static void account_usage (ns_sim_t *s, double t)
         s->usage_fn (s->now, t, used, s->usage_arg);
 }
 
+/* No job of the workload gains from striping: a sharing policy then
+ * keeps no empty nodes for stripes and places every job as pack does
+ * (design.md section 2). */
+static void check_governed (ns_sim_t *s)
+{
+    const ns_policy_t *pol = &s->conf.policy;
+    if (s->governed_checked || s->njobs == 0)
+        return;
+    s->governed_checked = 1;
+    for (int j = 0; j < s->njobs; j++)
+        if (ns_interf_speedup (s->conf.model, s->jobs[j].in.program)
+            > 1.0 + pol->stripe_margin)
+            return;
+    s->conf.policy.ungoverned = 1;
+}
+
 int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
 {
+    check_governed (s);
     while (s->nheap > 0) {
         double t = s->heap[0].t;
         if (until >= 0 && t > until) {

@@ -519,4 +519,31 @@ expect "--compare-placements under mixed: twins matter" 0 \
     -C 24 -c "$top_srcdir/tests/configs/parity.json" -p mixed --compare-placements "$real"
 expect "a plain replay of the real dump" 0 "32 jobs read, 32 used" \
     -n 4 -C 24 -c "$top_srcdir/tests/configs/parity.json" -p twins "$real"
+# A real trace whose programs have no figures: no job is governed, and the
+# default policy places every job as pack does (identical schedules); with
+# figures drawn for its programs (--assign-classes) it does not.
+kth=${NS_TRACES:-$top_srcdir/../shared/traces}/KTH-SP2-1996-2.1-cln.swf.gz
+row () {  # POLICY: its row of the table, without the name
+    printf '%s\n' "$out" | awk -v p="$1" '$1 == p { $1 = ""; print }'
+}
+if [ -f "$kth" ]; then
+    out=$("$sim" -q -p pack,twins --nodes 25 --cores 4 "$kth" 2>&1)
+    if [ -n "$(row pack)" ] && [ "$(row pack)" = "$(row twins)" ]; then
+        pass "KTH 25 x 4 without figures: twins schedules exactly as pack"
+    else
+        fail "KTH 25 x 4 without figures: twins schedules exactly as pack"
+        printf '%s\n' "$out" | tail -3 | sed 's/^/#   /'
+    fi
+    out=$("$sim" -q -p pack,twins --assign-classes --nodes 25 --cores 4 \
+          "$kth" 2>&1)
+    if [ -n "$(row pack)" ] && [ "$(row pack)" != "$(row twins)" ]; then
+        pass "KTH 25 x 4 with figures (--assign-classes): twins differs"
+    else
+        fail "KTH 25 x 4 with figures (--assign-classes): twins differs"
+        printf '%s\n' "$out" | tail -3 | sed 's/^/#   /'
+    fi
+else
+    skip "KTH 25 x 4 without figures: $kth not found"
+    skip "KTH 25 x 4 with figures: $kth not found"
+fi
 tap_end

@@ -1063,6 +1063,34 @@ static void test_limits_floor (void)
         strict_waits);
 }
 
+/* Small jobs keep empty nodes free only where some program gains from
+ * striping; with no figures a sharing policy places exactly as pack. */
+static void test_no_figures (void)
+{
+    setup_defaults (3, 24, NS_POLICY_TWINS);
+    put (100, ABQ, NS_JOB_PACKED, "0:18");
+    put (101, ABQ, NS_JOB_PACKED, "2:18");
+    ok (ns_policy_keeps_empty (&pol, m), "the study's figures: keeps empty");
+    is_str (place (1, LSD, 10), "0:6,2:4",
+            "with figures: a small job on the nodes in use");
+    ns_cluster_remove_job (c, 1, NULL);
+    ns_interf_t *none = ns_interf_create ();
+    ns_interf_t *saved = m;
+    m = none;
+    ok (!ns_policy_keeps_empty (&pol, m), "no figures: keeps nothing");
+    is_str (place (2, LSD, 10), "1:10",
+            "no figures: pack's best fit, the empty node");
+    pol.kind = NS_POLICY_PACK;
+    ns_cluster_remove_job (c, 2, NULL);
+    is_str (place (3, LSD, 10), "1:10", "as pack places it");
+    ok (!ns_policy_keeps_empty (&pol, saved), "pack never keeps empty nodes");
+    ns_interf_set_defaults (none, 1.2, 1.0, NULL);
+    pol.kind = NS_POLICY_TWINS;
+    ok (ns_policy_keeps_empty (&pol, none), "a default speedup of 1.2 does");
+    m = saved;
+    ns_interf_destroy (none);
+}
+
 static void test_destroy_errno (void)
 {
     errno = EXDEV;
@@ -1135,6 +1163,7 @@ int main (void)
     test_will_run_agrees ();
     test_limits ();
     test_limits_floor ();
+    test_no_figures ();
     test_destroy_errno ();
     test_errors ();
     ns_cluster_destroy (c);
