@@ -1128,27 +1128,34 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
     }
     else {
         /* Node weights: the nodes of the lowest weights that suffice,
-         * as select/cons_tres orders them; the sharing rules are tried
-         * on every tier before they give way to packing. */
+         * as select/cons_tres orders them.  The sharing rules stripe
+         * only over the lightest nodes the job may use: nodes an
+         * administrator keeps for last (heavier) are used as stock uses
+         * them, one job packed on as few as it needs, unless the rules
+         * are strict.  The rules are tried before they give way to
+         * packing. */
+        int heavy_pack = sharing_kind (pol->kind) && pol->fallback_after >= 0
+                         && !explicit_shape (req);
+        int lightest = -1;
         for (int fb = 0; fb < 2; fb++) {
             if (fb && (pl->verdict == NS_PLACED || pl->verdict == NS_NEVER
                        || !falls_back (pol, req) || d.packed))
                 break;
             for (int t = 0; t < tiers; t++) {
-                if (t + 1 < tiers) {
-                    uint32_t w = ns_cluster_weight (c, t);
-                    int any = 0, nn = ns_cluster_nnodes (c);
-                    for (int n = 0; n < nn; n++) {
-                        pl->tier[n] = (!req->allowed || req->allowed[n])
-                                      && ns_node_weight (c, n) <= w;
-                        any |= pl->tier[n];
-                    }
-                    if (!any)
-                        continue;
-                    d.mask = pl->tier;
+                int nn = ns_cluster_nnodes (c), any = 0;
+                uint32_t w = ns_cluster_weight (c, t);
+                for (int n = 0; n < nn; n++) {
+                    pl->tier[n] = (!req->allowed || req->allowed[n])
+                                  && ns_node_weight (c, n) <= w;
+                    any |= pl->tier[n];
                 }
-                else
-                    d.mask = req->allowed;
+                if (!any)
+                    continue;
+                if (lightest < 0)
+                    lightest = t;
+                d.mask = t + 1 < tiers ? pl->tier : req->allowed;
+                if (!fb && heavy_pack && t > lightest && !d.packed)
+                    break;  /* heavier nodes: packed, in the second round */
                 decide_once (&d, fb);
                 if (pl->verdict == NS_PLACED || pl->verdict == NS_NEVER)
                     break;

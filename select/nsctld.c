@@ -1378,7 +1378,10 @@ int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
 
     /* Nodeshare has no say in "could it ever run" tests, reservations,
      * preemption and jobs without nodes. */
-    if (!S.active || !job_ptr || !job_ptr->details || !bitmap
+    /* ... nor in the stand-in job (id 0) slurmctld tests a core
+     * reservation with (24.11's _resv_select). */
+    if (!S.active || !job_ptr || !job_ptr->job_id || !job_ptr->details
+        || !bitmap
         || !(run_now || will_run) || (min_nodes == 0 && max_nodes == 0)
         || (preemptee_candidates && list_count (preemptee_candidates)))
         return call_stock (&c, min_nodes, max_nodes, req_nodes);

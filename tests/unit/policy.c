@@ -920,9 +920,10 @@ static void test_limits (void)
                                          .ntasks = 24, .cpus_per_task = 1 }),
             "2:12,3:12", "striped over the weight-1 nodes");
     is_str (place (2, ABQ, 4), "2:4", "a small job packed on weight 1");
-    is_str (place (3, LAM, 24), "0:12,1:12",
-            "a twin of LAM: weight 1 refuses it, weight 10 takes it");
-    is_str (place (4, ABQ, 24), "0:12,1:12", "ABQ joins LAM on weight 10");
+    is_str (place (3, LAM, 24), "0:24",
+            "a twin of LAM: weight 1 refuses it, packed on weight 10");
+    is_int (pl->rule, NS_RULE_FALLBACK, "(heavier nodes are never striped)");
+    is_str (place (4, ABQ, 24), "1:24", "ABQ packed on weight 10 too");
     ns_cluster_set_node_weight (c, 0, 1, NULL);
     ns_cluster_set_node_weight (c, 1, 1, NULL);
     is_int (ns_cluster_nweights (c), 1, "one weight again");
@@ -938,6 +939,22 @@ static void test_limits (void)
     ns_request_init (&r, 3, LSD, 24);
     r.allowed = big_only;
     is_str (place_mem (&r), "2:12,3:12", "-C bigmem: the big nodes");
+
+    /* A third job that needs the heavy nodes takes one, as stock does,
+     * leaving the other whole for a -C bigmem -N 1 job. */
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    ns_cluster_set_node_weight (c, 2, 100, NULL);
+    ns_cluster_set_node_weight (c, 3, 100, NULL);
+    place (1, LAM, 24);
+    place (2, ABQ, 24);
+    is_str (place (3, LAM, 24), "2:24", "third job: one heavy node, packed");
+    ns_request_init (&r, 4, LSD, 24);
+    r.allowed = big_only;
+    is_str (place_mem (&r), "3:24", "-C bigmem: the other heavy node");
+    pol.fallback_after = -1;
+    ns_cluster_remove_job (c, 3, NULL);
+    is_str (place (3, LAM, 24), "wait:resources",
+            "strict rules may stripe over heavy nodes: node 3 is taken");
 }
 
 /* The floor (design.md 7.2): over random clusters with node sizes,
