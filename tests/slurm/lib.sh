@@ -83,6 +83,18 @@
 #                         (PlugStackConfig), e.g. "required /x/nodeshare.so"
 #   NS_SLURM_CONF_EXTRA   lines appended to slurm.conf (later keys win)
 #   NS_REALMEMORY         RealMemory per node in MB (default 8000)
+#   NS_NODE_CONF_<I>      node nsI's attributes on its NodeName line, in
+#                         place of the default "CPUs=CORES Sockets=2
+#                         CoresPerSocket=CORES/2 ThreadsPerCore=1
+#                         RealMemory=$NS_REALMEMORY" (no topology when
+#                         CORES is odd), e.g. NS_NODE_CONF_3="CPUs=24
+#                         Sockets=2 CoresPerSocket=6 ThreadsPerCore=2
+#                         RealMemory=64000 Weight=10 Features=bigmem".
+#                         Unset or empty: the default.  slurmd registers
+#                         any such node (SlurmdParameters=config_overrides:
+#                         it reports slurm.conf's values, not the
+#                         machine's), so nodes may differ in size, threads,
+#                         memory, Weight and Features.
 #   NS_SLURM_DEBUG        SlurmctldDebug/SlurmdDebug (default debug)
 #   NS_START_TIMEOUT      seconds to wait for idle nodes (default 30)
 #   NS_CLUSTER_KEEP=1     keep the directory even on success
@@ -435,7 +447,7 @@ _ns_path () {
 }
 
 _ns_write_conf () {   # NODES CORES
-    local nodes cores d ctlport i port topo pd
+    local nodes cores d ctlport i port topo pd attrs
     nodes=$1 cores=$2 d=$NS_CLUSTER_DIR
     if [ -n "${NS_PLUGINDIR:-}" ]; then
         pd=$NS_PLUGINDIR
@@ -516,7 +528,9 @@ EOF
         while [ "$i" -le "$nodes" ]; do
             port=$(_ns_free_port) || { _ns_err "no free port"; return 1; }
             _ns_ports="$_ns_ports $port"
-            echo "NodeName=ns$i NodeAddr=127.0.0.1 NodeHostname=localhost Port=$port CPUs=$cores $topo RealMemory=${NS_REALMEMORY:-8000} State=UNKNOWN"
+            eval "attrs=\${NS_NODE_CONF_$i:-}"
+            [ -n "$attrs" ] || attrs="CPUs=$cores $topo RealMemory=${NS_REALMEMORY:-8000}"
+            echo "NodeName=ns$i NodeAddr=127.0.0.1 NodeHostname=localhost Port=$port $attrs State=UNKNOWN"
             i=$((i + 1))
         done
         echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO"
