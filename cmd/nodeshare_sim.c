@@ -76,6 +76,7 @@ struct opts {
     const char *json, *csv, *svg;
     const char *sacct;      /* --sacct FILE: the history of one policy */
     const char *compare;    /* --compare-placements SACCT_DUMP */
+    const char *slurm_conf; /* --slurm-conf FILE: the machine */
 };
 
 struct run {
@@ -98,6 +99,10 @@ struct run {
     double recorded_wait_sum;
     int64_t recorded_wait_n;
     const char *nodes_from;
+    ns_sconf_t *machine;    /* --slurm-conf */
+    int64_t total_cores;    /* the machine's task slots */
+    int64_t unknown_parts;  /* jobs naming a partition it lacks */
+    char first_unknown_part[NS_TJOB_PROGRAM_MAX];
     /* results */
     ns_metrics_t *metrics;
     int nmetrics;
@@ -155,6 +160,12 @@ static void usage (FILE *f)
 "      --strict           stop at the first malformed trace line\n"
 "  -n, --nodes N          nodes in the machine (default: trace header)\n"
 "  -C, --cores C          cores per node (default: trace header)\n"
+"      --slurm-conf FILE  the machine of a real slurm.conf: its NodeName\n"
+"                         lines (sizes, memory, weights), PartitionName\n"
+"                         lines (nodes, MaxNodes, MaxCPUsPerNode, memory\n"
+"                         defaults and limits) and SelectTypeParameters;\n"
+"                         jobs use the trace's requested memory and\n"
+"                         partition\n"
 "      --max-jobs N       replay only the first N usable jobs\n"
 "      --closed LOADS     closed experiment at LOADS (comma list in (0, 1],\n"
 "                         e.g. 1,0.75,0.5,0.25): LOAD x nodes one-node\n"
@@ -246,7 +257,7 @@ enum {
     OPT_STRICT = 256, OPT_MAX_JOBS, OPT_CLOSED, OPT_HORIZON, OPT_BF_DEPTH,
     OPT_OVERRUN,
     OPT_ASSIGN, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SVG, OPT_CHECK,
-    OPT_BASELINE, OPT_MIX, OPT_SACCT, OPT_COMPARE,
+    OPT_BASELINE, OPT_MIX, OPT_SACCT, OPT_COMPARE, OPT_SLURM_CONF,
 };
 
 static const struct option longopts[] = {
@@ -273,6 +284,7 @@ static const struct option longopts[] = {
     { "svg", required_argument, NULL, OPT_SVG },
     { "check", no_argument, NULL, OPT_CHECK },
     { "compare-placements", required_argument, NULL, OPT_COMPARE },
+    { "slurm-conf", required_argument, NULL, OPT_SLURM_CONF },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -373,6 +385,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
     case OPT_SVG: o->svg = arg; return 0;
     case OPT_CHECK: o->check = 1; return 0;
     case OPT_COMPARE: o->compare = arg; return 0;
+    case OPT_SLURM_CONF: o->slurm_conf = arg; return 0;
     case 'q': o->quiet = 1; return 0;
     case 'h': usage (stdout); exit (NS_EXIT_OK);
     case 'V': printf ("nodeshare-sim %s\n", PACKAGE_VERSION);
@@ -413,6 +426,12 @@ static int parse_opts (int argc, char **argv, struct opts *o)
     if (o->compare && !o->cores)
         return die ("--compare-placements: give --cores C (sacct does not "
                     "record the size of a node)");
+    if (o->slurm_conf && (o->nodes || o->cores))
+        return die ("--slurm-conf describes the machine: give no --nodes "
+                    "or --cores");
+    if (o->slurm_conf && !o->trace)
+        return die ("--slurm-conf replays a trace on that machine: give a "
+                    "TRACE");
     if (o->compare && o->svg)
         return die ("--compare-placements writes no --svg");
     if (o->compare && o->sacct)
@@ -541,7 +560,33 @@ static int keep_job (struct run *r, const ns_tjob_t *j)
         .ntasks = j->procs,
         .program = program_of (r, j),
         .recorded_wait = (double)j->wait,
+        .mem_per_cpu = j->mem_per_cpu,
+        .mem_per_node = j->mem_per_node,
     };
+    if (r->machine) {
+        ns_simjob_t *sj = &r->jobs[r->njobs - 1];
+        if (j->part_name[0]) {
+            /* sacct: a job submitted to several partitions lists them
+             * all; the first is taken */
+            char name[NS_TJOB_PROGRAM_MAX];
+            snprintf (name, sizeof (name), "%s", j->part_name);
+            name[strcspn (name, ",")] = '\0';
+            sj->partition = ns_sconf_part_index (r->machine, name) + 1;
+            if (sj->partition == 0 && r->unknown_parts++ == 0)
+                snprintf (r->first_unknown_part,
+                          sizeof (r->first_unknown_part), "%s", name);
+        }
+        else if (j->partition >= 1) {
+            /* SWF partitions are numbered from 1: the slurm.conf's
+             * PartitionName lines in order */
+            sj->partition = j->partition <= r->machine->nparts
+                                ? j->partition : 0;
+            if (sj->partition == 0 && r->unknown_parts++ == 0)
+                snprintf (r->first_unknown_part,
+                          sizeof (r->first_unknown_part), "number %d",
+                          j->partition);
+        }
+    }
     if (j->wait >= 0) {
         r->recorded_wait_sum += (double)j->wait;
         r->recorded_wait_n++;
@@ -593,8 +638,29 @@ static int machine_size (struct run *r)
 {
     int64_t mn = r->header.max_nodes, mp = r->header.max_procs;
     r->nodes_from = "options";
-    if (r->o.nodes && r->o.cores)
+    if (r->machine) {
+        const ns_sconf_t *m = r->machine;
+        r->o.nodes = m->nnodes;
+        r->o.cores = 0;
+        r->total_cores = 0;
+        for (int i = 0; i < m->nnodes; i++) {
+            int u = m->cr_cpu ? m->nodes[i].cpus : m->nodes[i].cores;
+            r->total_cores += u;
+            if (u > r->o.cores)
+                r->o.cores = u;
+        }
+        r->nodes_from = r->o.slurm_conf;
+        if (r->unknown_parts)
+            fprintf (stderr, "nodeshare-sim: note: %lld jobs name a "
+                     "partition %s lacks (the first: %s): they run in its "
+                     "default partition\n", (long long)r->unknown_parts,
+                     r->o.slurm_conf, r->first_unknown_part);
         return 0;
+    }
+    if (r->o.nodes && r->o.cores) {
+        r->total_cores = (int64_t)r->o.nodes * r->o.cores;
+        return 0;
+    }
     if (!r->o.cores && mn > 0 && mp > 0) {
         if (mp % mn)
             return die ("%s: header says MaxNodes %lld and MaxProcs %lld, "
@@ -620,6 +686,7 @@ static int machine_size (struct run *r)
     if (r->o.nodes < 1 || r->o.nodes > 1000000)
         return die ("%s: header gives %d nodes: give --nodes", r->o.trace,
                     r->o.nodes);
+    r->total_cores = (int64_t)r->o.nodes * r->o.cores;
     return 0;
 }
 
@@ -737,6 +804,7 @@ static ns_sim_t *new_sim (struct task *t)
         .cores = r->o.cores,
         .model = r->model,
         .progs = r->progs,
+        .machine = r->machine,
     };
     /* The study's strategies are strict: nothing falls back to packing
      * (closed experiments, where a job every rule admits always exists
@@ -810,7 +878,7 @@ static int run_trace_policy (struct task *t)
         if (end > last)
             last = end;
     }
-    ns_timeline_init (&tl, first, last, (double)r->o.nodes * r->o.cores);
+    ns_timeline_init (&tl, first, last, (double)r->total_cores);
     ns_sim_set_usage_hook (sim, ns_timeline_hook, &tl);
     int rc = ns_sim_run (sim, -1, &err);
     if (rc < 0)
@@ -1163,11 +1231,22 @@ static void print_input (const struct run *r)
         fprintf (f, "\n");
         return;
     }
-    fprintf (f, "%s: %lld jobs read, %lld used, %llu lines skipped; "
-             "%d nodes x %d cores (%s)\n", r->o.trace,
-             (long long)r->jobs_read, (long long)r->njobs,
-             (unsigned long long)r->counts.skipped, r->o.nodes, r->o.cores,
-             r->nodes_from);
+    if (r->machine)
+        fprintf (f, "%s: %lld jobs read, %lld used, %llu lines skipped; "
+                 "%d nodes, %lld %s in all, %d partition%s, memory %s "
+                 "(%s)\n", r->o.trace, (long long)r->jobs_read,
+                 (long long)r->njobs, (unsigned long long)r->counts.skipped,
+                 r->o.nodes, (long long)r->total_cores,
+                 r->machine->cr_cpu ? "CPUs" : "cores", r->machine->nparts,
+                 r->machine->nparts == 1 ? "" : "s",
+                 r->machine->cr_memory ? "allocated" : "not allocated",
+                 r->nodes_from);
+    else
+        fprintf (f, "%s: %lld jobs read, %lld used, %llu lines skipped; "
+                 "%d nodes x %d cores (%s)\n", r->o.trace,
+                 (long long)r->jobs_read, (long long)r->njobs,
+                 (unsigned long long)r->counts.skipped, r->o.nodes,
+                 r->o.cores, r->nodes_from);
     for (int i = 0; i < NS_SKIP_NREASONS; i++) {
         const struct ns_trace_skip *s = &r->counts.skip[i];
         if (!s->count)
@@ -1252,6 +1331,11 @@ static int run_all (struct run *r)
     if (r->o.trace) {
         int nconf = ns_progtab_count (r->progs);
         int cores_from_header = !r->o.cores;
+        if (r->o.slurm_conf) {
+            ns_error_t err = { "" };
+            if (!(r->machine = ns_sconf_load (r->o.slurm_conf, &err)))
+                return die ("%s", err.text);
+        }
         if (load_trace (r) < 0 || machine_size (r) < 0)
             return -1;
         qsort (r->jobs, r->njobs, sizeof (ns_simjob_t), cmp_submit);
@@ -1359,6 +1443,7 @@ int main (int argc, char **argv)
         rc = -1;
     free (r.jobs);
     free (r.metrics);
+    ns_sconf_free (r.machine);
     ns_interf_destroy (r.model);
     ns_config_destroy (r.cfg);
     return rc < 0 ? 1 : 0;

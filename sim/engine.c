@@ -60,6 +60,10 @@ struct sj {
     int neutral;            /* ns_interf_neutral (): rate always 1 */
     int shape_known;        /* shape_w, shape_s hold ns_place_shape () */
     int shape_w, shape_s;
+    /* with a machine: */
+    int fits;               /* 0 unknown, 1 its partition can hold it,
+                               -1 never */
+    int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
 };
 
 struct ns_sim {
@@ -68,6 +72,8 @@ struct ns_sim {
     ns_cluster_t *c;
     ns_placement_t *pl;
     ns_placement_t *pl_resv;    /* the head's placement in reserve () */
+    unsigned char *mask;        /* machine: partition and caller's nodes */
+    int *usable;                /* machine: scratch of fits () */
     double now;
     int checking;
 
@@ -223,6 +229,32 @@ static struct ev heap_pop (ns_sim_t *s)
 
 /* ---- creation ---- */
 
+/* A real machine: node sizes, memory, weights (design.md 7.2). */
+static int set_machine (ns_sim_t *s, ns_error_t *err)
+{
+    const ns_sconf_t *m = s->conf.machine;
+    if (m->nnodes != s->conf.nnodes)
+        return ns_error_set (err, EINVAL, "machine has %d nodes, not %d",
+                             m->nnodes, s->conf.nnodes);
+    s->mask = calloc ((size_t)m->nnodes, 1);
+    s->usable = calloc ((size_t)m->nnodes, sizeof (int));
+    if (!s->mask || !s->usable)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    for (int i = 0; i < m->nnodes; i++) {
+        const ns_sconf_node_t *nd = &m->nodes[i];
+        int units = m->cr_cpu ? nd->cpus : nd->cores;
+        int sockets = nd->sockets < units ? nd->sockets : units;
+        if (ns_cluster_set_node (s->c, i, units, sockets > 0 ? sockets : 1,
+                                 err) < 0
+            || ns_cluster_set_node_name (s->c, i, nd->name, err) < 0
+            || ns_cluster_set_node_weight (s->c, i, nd->weight, err) < 0
+            || (m->cr_memory
+                && ns_cluster_set_node_mem (s->c, i, nd->mem, err) < 0))
+            return -1;
+    }
+    return 0;
+}
+
 ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
 {
     ns_sim_t *s = calloc (1, sizeof (*s));
@@ -235,6 +267,8 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
         s->conf.bf_depth = INT_MAX;     /* the whole queue (textbook) */
     s->c = ns_cluster_create (conf->nnodes, conf->cores, 1, err);
     if (!s->c)
+        goto fail;
+    if (conf->machine && set_machine (s, err) < 0)
         goto fail;
     s->pl = ns_placement_create (conf->nnodes);
     s->pl_resv = ns_placement_create (conf->nnodes);
@@ -250,7 +284,8 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
      * tie-break (which depends on the job id) takes part. */
     /* A fallback at once (0) keeps decisions a function of the state:
      * the packing it falls back to fails only for want of cores. */
-    s->cacheable = conf->policy.fallback_after <= 0 && conf->policy.seed == 0;
+    s->cacheable = conf->policy.fallback_after <= 0 && conf->policy.seed == 0
+                   && !conf->machine; /* partitions, memory: per job */
     /* Sharing policies look at the program (pairing rules, and whether
      * its predicted speedup earns it striping). */
     s->program_matters = conf->policy.kind == NS_POLICY_MIXED
@@ -309,6 +344,8 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->hmark);
     free (s->avoid);
     free (s->outside);
+    free (s->mask);
+    free (s->usable);
     ns_placement_destroy (s->pl);
     ns_placement_destroy (s->pl_resv);
     ns_cluster_destroy (s->c);
@@ -542,8 +579,18 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
                 && ns_node_tenant_program (s->c, node, k) == jb->in.program)
                 s->stats.twin_pairs++;
     }
-    if (ns_cluster_add_job (s->c, (uint64_t)j, jb->in.program, pl->shares,
-                            pl->n, pl->flags, err) < 0)
+    int64_t *mem = NULL;
+    if (s->conf.machine && (jb->mem_cpu || pl->mem_per_node)) {
+        mem = malloc (sizeof (int64_t) * (size_t)pl->n);
+        if (!mem)
+            return ns_error_set (err, ENOMEM, "out of memory");
+        for (int i = 0; i < pl->n; i++)
+            mem[i] = pl->mem_per_node + jb->mem_cpu * pl->shares[i].cores;
+    }
+    int rc = ns_cluster_add_job_mem (s->c, (uint64_t)j, jb->in.program,
+                                     pl->shares, pl->n, pl->flags, mem, err);
+    free (mem);
+    if (rc < 0)
         return -1;
     jb->shares = malloc (sizeof (ns_share_t) * pl->n);
     if (!jb->shares)
@@ -636,12 +683,111 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
 
 /* ---- scheduling ---- */
 
+static const ns_sconf_part_t *job_part (const ns_sim_t *s,
+                                        const struct sj *jb)
+{
+    const ns_sconf_t *m = s->conf.machine;
+    int p = jb->in.partition > 0 && jb->in.partition <= m->nparts
+                ? jb->in.partition - 1
+                : ns_sconf_default_part (m);
+    return p >= 0 ? &m->parts[p] : NULL;
+}
+
 static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
 {
     const struct sj *jb = &s->jobs[j];
     ns_request_init (r, (uint64_t)j, jb->in.program, jb->in.ntasks);
     r->flags = NS_REQ_QUIET;
     r->waited = (int64_t)(s->now - jb->in.submit);
+    if (s->conf.machine) {
+        const ns_sconf_part_t *p = job_part (s, jb);
+        if (p) {
+            r->allowed = p->nodes;
+            r->max_nodes = p->max_nodes;
+            r->max_cpus_per_node = p->max_cpus_per_node;
+        }
+        r->mem_per_cpu = jb->mem_cpu;
+        r->mem_per_node = jb->mem_node;
+    }
+}
+
+/* Tasks a job could hold on node i when it is empty. */
+static int cores_within (const ns_cluster_t *c, int i,
+                            const ns_node_limits_t *lim)
+{
+    int a = ns_node_cores (c, i);
+    if (lim->max_cores > 0 && a > lim->max_cores)
+        a = lim->max_cores;
+    int64_t mem = ns_node_mem (c, i);
+    if (mem > 0) {
+        if (lim->mem_per_node > mem)
+            return 0;
+        if (lim->mem_per_cpu > 0
+            && (mem - lim->mem_per_node) / lim->mem_per_cpu < a)
+            a = (int)((mem - lim->mem_per_node) / lim->mem_per_cpu);
+    }
+    return a;
+}
+
+/* With a machine: the job's memory (its own request, else the
+ * partition's default, else the global one; none: not limited by memory)
+ * and whether its partition can ever hold it.  1, or -1 never. */
+static int fits (ns_sim_t *s, int j)
+{
+    struct sj *jb = &s->jobs[j];
+    if (jb->fits)
+        return jb->fits;
+    const ns_sconf_t *m = s->conf.machine;
+    const ns_sconf_part_t *p = job_part (s, jb);
+    jb->fits = -1;
+    if (!p || !p->up)
+        return -1;
+    if (m->cr_memory) {
+        int64_t dc = p->def_mem_per_cpu ? p->def_mem_per_cpu
+                                        : m->def_mem_per_cpu;
+        int64_t dn = p->def_mem_per_node ? p->def_mem_per_node
+                                         : m->def_mem_per_node;
+        jb->mem_cpu = jb->in.mem_per_cpu;
+        jb->mem_node = jb->in.mem_per_node;
+        if (!jb->mem_cpu && !jb->mem_node) {
+            jb->mem_cpu = dc;
+            jb->mem_node = dc ? 0 : dn;
+        }
+        int64_t mc = p->max_mem_per_cpu ? p->max_mem_per_cpu
+                                        : m->max_mem_per_cpu;
+        int64_t mn = p->max_mem_per_node ? p->max_mem_per_node
+                                         : m->max_mem_per_node;
+        if ((mc && jb->mem_cpu > mc) || (mn && jb->mem_node > mn))
+            return -1;  /* slurmctld rejects it at submission */
+    }
+    /* The most tasks it could hold on its partition's empty nodes. */
+    ns_node_limits_t lim = { .mem_per_cpu = jb->mem_cpu,
+                             .mem_per_node = jb->mem_node,
+                             .max_cores = p->max_cpus_per_node };
+    int n = 0;
+    for (int i = 0; i < m->nnodes; i++) {
+        if (!p->nodes[i])
+            continue;
+        int a = cores_within (s->c, i, &lim);
+        if (a > 0)
+            s->usable[n++] = a;
+    }
+    int take = p->max_nodes > 0 && p->max_nodes < n ? p->max_nodes : n;
+    /* the largest `take` of them */
+    int64_t sum = 0;
+    for (int k = 0; k < take; k++) {
+        int best = k;
+        for (int i = k + 1; i < n; i++)
+            if (s->usable[i] > s->usable[best])
+                best = i;
+        int x = s->usable[k];
+        s->usable[k] = s->usable[best];
+        s->usable[best] = x;
+        sum += s->usable[k];
+    }
+    if (sum >= jb->in.ntasks)
+        jb->fits = 1;
+    return jb->fits;
 }
 
 static int64_t free_cores (const ns_sim_t *s)
@@ -762,6 +908,17 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
     fill_request (s, j, &r);
     if (f && (still_fails (s, jb, &r) || dominated (s, jb, &r)))
         return D_WAIT;
+    if (s->conf.machine) {
+        if (fits (s, j) < 0)
+            return D_NEVER;
+        if (allowed) {
+            for (int n = 0; n < s->conf.nnodes; n++)
+                s->mask[n] = allowed[n] && (!r.allowed || r.allowed[n]);
+            allowed = s->mask;
+        }
+        else
+            allowed = r.allowed;
+    }
     r.allowed = allowed;
     if (ns_place (s->c, &s->conf.policy, s->conf.model, s->conf.progs, &r,
                   s->pl, err) < 0)

@@ -23,6 +23,7 @@
 #include "nserror.h"
 #include "policy.h"
 #include "progtab.h"
+#include "slurmconf.h"
 
 typedef enum {
     NS_BACKFILL_NONE = 0,
@@ -45,6 +46,12 @@ typedef struct {
     int ntasks;           /* processors asked */
     int program;          /* progtab id or NS_PROGRAM_UNKNOWN */
     double recorded_wait; /* s, -1 unknown (fidelity figure only) */
+    /* With a machine (ns_simconf_t.machine): */
+    int64_t mem_per_cpu;  /* MB per task asked, 0: the partition's or
+                             the global DefMemPerCPU */
+    int64_t mem_per_node; /* MB per node asked, 0: as above */
+    int partition;        /* 1 + index into machine->parts, 0: the
+                             default partition */
 } ns_simjob_t;
 
 typedef enum {
@@ -82,6 +89,12 @@ typedef struct {
     int wallclock;        /* every job runs at rate 1: its runtime is
                              wall-clock time already (a replay of a real
                              cluster's jobs); the model still decides */
+    const ns_sconf_t *machine; /* a real slurm.conf's nodes (sizes,
+                             memory, weights) and partitions (nodes,
+                             limits), or NULL: nnodes identical nodes of
+                             cores.  nnodes must be its node count; a
+                             task is a core (CR_Core, CR_Socket) or a CPU
+                             (CR_CPU) of a node */
 } ns_simconf_t;
 
 typedef struct ns_sim ns_sim_t;

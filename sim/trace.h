@@ -131,6 +131,13 @@ typedef struct {
     int exe;                /* SWF executable number, -1 unknown */
     int status;             /* NS_TJOB_*, -1 unknown */
     int64_t line;           /* line of the trace it came from (1-based) */
+    int64_t mem_per_cpu;    /* MB per processor asked (SWF requested
+                               memory, KB per processor; sacct ReqMem
+                               ...c), 0 unknown */
+    int64_t mem_per_node;   /* MB per node asked (sacct ReqMem ...n or a
+                               plain size), 0 unknown */
+    int partition;          /* SWF partition number, -1 unknown */
+    char part_name[NS_TJOB_PROGRAM_MAX]; /* sacct Partition; "" unknown */
     char program[NS_TJOB_PROGRAM_MAX]; /* sacct JobName; "" for SWF */
     char nodelist[NS_TJOB_NODELIST_MAX]; /* sacct NodeList as written
                                            (ns[1-2]); "" for SWF or when

@@ -45,6 +45,8 @@ enum sacct_col {
     SC_NNODES,
     SC_STATE,
     SC_NODELIST,
+    SC_REQMEM,
+    SC_PARTITION,
     SC_NCOLS
 };
 

@@ -35,6 +35,8 @@ static const char *sacct_names[SC_NCOLS] = {
     [SC_NNODES] = "NNodes",
     [SC_STATE] = "State",
     [SC_NODELIST] = "NodeList",
+    [SC_REQMEM] = "ReqMem",
+    [SC_PARTITION] = "Partition",
 };
 
 /*
@@ -498,6 +500,51 @@ static int sacct_owner (ns_trace_t *t, char *f[], int idcol, int namecol,
     return 1;
 }
 
+/* ReqMem: a size with an optional unit (K, M, G, T; M when none) and,
+ * up to Slurm 21.08, a suffix n (per node) or c (per CPU); without a
+ * suffix it is the job's total, taken per CPU over its processors.  An
+ * empty or "0" field is unknown (0).  1, or a skip. */
+static int sacct_reqmem (ns_trace_t *t, char *f[], ns_tjob_t *job,
+                         ns_error_t *err)
+{
+    const char *v = col_val (t, f, SC_REQMEM);
+    if (!v || !*v || is_unknown (v))
+        return 1;
+    char *end;
+    errno = 0;
+    double x = strtod (v, &end);
+    if (end == v || errno || !(x >= 0) || x > 1e12)
+        return tr_skip (t, err, NS_SKIP_NOT_A_NUMBER,
+                        "field %d (ReqMem): expected a size such as 4000M, "
+                        "got '%.40s'", col_num (t, SC_REQMEM), v);
+    double mb = x;
+    switch (*end) {
+    case 'K': case 'k': mb = x / 1024.0; end++; break;
+    case 'M': case 'm': end++; break;
+    case 'G': case 'g': mb = x * 1024.0; end++; break;
+    case 'T': case 't': mb = x * 1024.0 * 1024.0; end++; break;
+    default: break;
+    }
+    int per = 0;    /* 0 total, 'n' per node, 'c' per CPU */
+    if (*end == 'n' || *end == 'c')
+        per = *end++;
+    if (*end)
+        return tr_skip (t, err, NS_SKIP_NOT_A_NUMBER,
+                        "field %d (ReqMem): expected a size such as 4000M, "
+                        "4000Mn or 4000Mc, got '%.40s'",
+                        col_num (t, SC_REQMEM), v);
+    int64_t m = (int64_t)(mb + 0.999999);
+    if (m <= 0)
+        return 1;
+    if (per == 'n')
+        job->mem_per_node = m;
+    else if (per == 'c')
+        job->mem_per_cpu = m;
+    else
+        job->mem_per_cpu = (m + job->procs - 1) / job->procs;
+    return 1;
+}
+
 int tr_sacct_record (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err)
 {
     struct sacct *sc = &t->sacct;
@@ -527,7 +574,14 @@ int tr_sacct_record (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err)
         return rc;
     job->status = status;
     job->exe = -1;
+    job->partition = -1;
     job->line = (int64_t)t->counts.lines;
+    if ((rc = sacct_reqmem (t, f, job, err)) <= 0)
+        return rc;
+    const char *part = col_val (t, f, SC_PARTITION);
+    if (part && !is_unknown (part))
+        tr_copy_text (job->part_name, sizeof (job->part_name), part,
+                      strlen (part));
     if ((name = col_val (t, f, SC_JOBNAME)))
         tr_copy_text (job->program, sizeof (job->program), name, strlen (name));
     const char *nl = col_val (t, f, SC_NODELIST);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_swf.c - the SWF 2.2 record parser (see trace.h, trace_int.h) */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,7 @@ static const struct {
 
 enum {
     F_JOB, F_SUBMIT, F_WAIT, F_RUN, F_PROCS, F_CPU, F_MEM, F_REQ_PROCS,
-    F_REQ_TIME, F_REQ_MEM, F_STATUS, F_UID, F_GID, F_EXE,
+    F_REQ_TIME, F_REQ_MEM, F_STATUS, F_UID, F_GID, F_EXE, F_QUEUE, F_PART,
 };
 
 /* Split into at most SWF_FIELDS tokens; returns how many were found. */
@@ -168,6 +169,12 @@ int tr_swf_record (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err)
     job->gid = (int)v[F_GID];
     job->exe = (int)v[F_EXE];
     job->status = (int)v[F_STATUS];
+    /* requested memory: KB per processor (SWF 2.2) */
+    job->mem_per_cpu = v[F_REQ_MEM] > 0 ? (v[F_REQ_MEM] + 1023) / 1024 : 0;
+    job->mem_per_node = 0;
+    job->partition = v[F_PART] >= 0 && v[F_PART] <= INT_MAX
+                         ? (int)v[F_PART] : -1;
+    job->part_name[0] = '\0';
     job->line = (int64_t)t->counts.lines;
     return 1;
 }

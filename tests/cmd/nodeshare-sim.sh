@@ -546,4 +546,58 @@ else
     skip "KTH 25 x 4 without figures: $kth not found"
     skip "KTH 25 x 4 with figures: $kth not found"
 fi
+# --slurm-conf: the machine of a real slurm.conf (Include, ranges,
+# two node sizes, weights, partitions, memory).
+hetero="$top_srcdir/tests/configs/slurm-hetero.conf"
+expect "--slurm-conf with --nodes" 2 \
+    "--slurm-conf describes the machine: give no --nodes or --cores" \
+    --slurm-conf "$hetero" -n 4 "$tmp/good.swf"
+printf 'NodeName=a CPUs=x\n' >"$tmp/bad.conf"
+expect "--slurm-conf: a bad line names file, line and field" 1 \
+    "bad.conf: line 1: field CPUs: expected a number >= 0, got 'x'" \
+    --slurm-conf "$tmp/bad.conf" "$tmp/good.swf"
+# Memory and partitions from the trace: job 1 asks 3000 MB per processor
+# (SWF field 10, in KB), more than a 2000 MB small node holds for one
+# task, so it gets 2 tasks on each of 2 big nodes; job 2 (32 tasks) is in
+# partition 2 (big, MaxNodes=8: 32 cores at most); job 3 asks more memory
+# per processor than any node has and job 4 (36 tasks) more than big's
+# MaxNodes=8 allow: neither ever runs.
+cat >"$tmp/mem.swf" <<'EOT'
+1 0 0 100 4 -1 -1 4 200 3072000 1 1 1 1 1 1 -1 -1
+2 0 0 100 32 -1 -1 32 200 -1 1 1 1 1 1 2 -1 -1
+3 0 0 100 1 -1 -1 1 200 9216000 1 1 1 1 1 1 -1 -1
+4 0 0 100 36 -1 -1 36 200 -1 1 1 1 1 1 2 -1 -1
+EOT
+expect "--slurm-conf: the machine line" 0 \
+    "4 jobs read, 4 used, 0 lines skipped; 30 nodes, 100 cores in all, 2 partitions, memory allocated" \
+    -p pack --slurm-conf "$hetero" "$tmp/mem.swf"
+expect "--slurm-conf: jobs its partition can never hold are not run" 0 \
+    "pack: 2 jobs larger than the machine were not run" \
+    -p pack --slurm-conf "$hetero" "$tmp/mem.swf"
+if [ -f "$kth" ]; then
+    out=$("$sim" -q -p pack,twins --slurm-conf "$hetero" "$kth" 2>&1)
+    case $(row pack) in
+        *" 28475 "*) pass "KTH on the slurm.conf machine: every job runs" ;;
+        *) fail "KTH on the slurm.conf machine: every job runs"
+           printf '%s\n' "$out" | tail -3 | sed 's/^/#   /' ;;
+    esac
+    if [ -n "$(row pack)" ] && [ "$(row pack)" = "$(row twins)" ]; then
+        pass "KTH on the slurm.conf machine, no figures: twins as pack"
+    else
+        fail "KTH on the slurm.conf machine, no figures: twins as pack"
+        printf '%s\n' "$out" | tail -3 | sed 's/^/#   /'
+    fi
+    out=$("$sim" -q -p pack --nodes 25 --cores 4 "$kth" 2>&1)
+    a=$(row pack)
+    out=$("$sim" -q -p pack --slurm-conf "$hetero" "$kth" 2>&1)
+    if [ -n "$a" ] && [ "$a" != "$(row pack)" ]; then
+        pass "the heterogeneous machine schedules differently from 25 x 4"
+    else
+        fail "the heterogeneous machine schedules differently from 25 x 4"
+    fi
+else
+    skip "KTH on the slurm.conf machine: $kth not found"
+    skip "KTH on the slurm.conf machine, no figures: $kth not found"
+    skip "the heterogeneous machine: $kth not found"
+fi
 tap_end

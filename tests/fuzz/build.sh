@@ -24,7 +24,8 @@ mkdir -p "$out/obj"
 out=$(cd "$out" && pwd)
 objs=
 for src in "$top"/model/*.c "$top"/node/*.c "$top"/sim/trace*.c "$top/sim/history.c" \
-           "$top/sim/engine.c" "$top/spank/pin.c" "$top/spank/ledgerfile.c"
+           "$top/sim/engine.c" "$top/sim/slurmconf.c" "$top/spank/pin.c" \
+           "$top/spank/ledgerfile.c"
 do
     [ -f "$src" ] || continue
     obj="$out/obj/$(basename "$(dirname "$src")")-$(basename "$src" .c).o"

@@ -38,7 +38,8 @@ static void job (int id, double submit, double run, double req, int n,
                  int program)
 {
     /* trace ids differ from indices, as in real traces */
-    ns_simjob_t j = { (uint64_t)id + 1000, submit, run, req, n, program, -1 };
+    ns_simjob_t j = { (uint64_t)id + 1000, submit, run, req, n, program, -1,
+                      0, 0, 0 };
     ns_error_t err;
     if (ns_sim_add (sim, &j, &err) < 0)
         diag ("add: %s", err.text);

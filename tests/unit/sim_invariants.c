@@ -43,7 +43,7 @@ static ns_simjob_t *load (const char *path, int max, int *n, ns_progtab_t *pt)
                                       (double)j.run, (double)j.req_time,
                                       j.procs,
                                       ns_progtab_intern (pt, name, NULL),
-                                      (double)j.wait };
+                                      (double)j.wait, 0, 0, 0 };
     }
     ns_trace_close (t);
     return jobs;
