@@ -94,10 +94,11 @@ static int number (struct parser *p, const char *key, const char *v,
     for (; *s; s++) {
         if (!isdigit ((unsigned char)*s))
             goto bad;
-        x = x * 10 + (*s - '0');
-        if (x > max)
+        int digit = *s - '0';
+        if (x > (max - digit) / 10)
             return fail (p, key, "expected at most %lld, got '%.40s'",
                          (long long)max, v);
+        x = x * 10 + digit;
     }
     *out = x;
     return 0;

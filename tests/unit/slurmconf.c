@@ -193,6 +193,10 @@ static void test_errors (void)
             "t.conf: line 1: field CPUs: node a: 0 CPUs, 1 sockets, 1 "
             "threads per core: expected at least 1 of each and at most "
             "65535 CPUs", "CPUs=0");
+    is_str (bad ("NodeName=a RealMemory=99999999999999999999999\n"),
+            "t.conf: line 1: field RealMemory: expected at most "
+            "2305843009213693951, got '99999999999999999999999'",
+            "a number beyond 64 bits");
     is_str (bad ("NodeName=a CPUs=4\nJunk\n"),
             "t.conf: line 2: expected Key=Value, got 'Junk'", "a bare word");
     is_str (bad ("NodeName=a CPUs=4\nPartitionName=p Nodes=a\0x\n"),
