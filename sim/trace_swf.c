@@ -170,7 +170,9 @@ int tr_swf_record (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err)
     job->exe = (int)v[F_EXE];
     job->status = (int)v[F_STATUS];
     /* requested memory: KB per processor (SWF 2.2) */
-    job->mem_per_cpu = v[F_REQ_MEM] > 0 ? (v[F_REQ_MEM] + 1023) / 1024 : 0;
+    job->mem_per_cpu = v[F_REQ_MEM] > 0
+                           ? v[F_REQ_MEM] / 1024 + (v[F_REQ_MEM] % 1024 != 0)
+                           : 0;
     job->mem_per_node = 0;
     job->partition = v[F_PART] >= 0 && v[F_PART] <= INT_MAX
                          ? (int)v[F_PART] : -1;
