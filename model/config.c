@@ -38,6 +38,7 @@ struct ns_config {
     double cache_sigma;
     uint64_t cache_footprint;
     ns_learn_conf_t learn;
+    ns_mode_t mode;
 };
 
 /* State of one load: where we are in the tree, for error messages, and
@@ -122,6 +123,16 @@ const ns_learn_conf_t *ns_config_learn (const ns_config_t *cfg)
 {
     static const ns_learn_conf_t off = { 0, 5, 20000, 0.05, 60 };
     return cfg ? &cfg->learn : &off;
+}
+
+ns_mode_t ns_config_mode (const ns_config_t *cfg)
+{
+    return cfg ? cfg->mode : NS_MODE_NORMAL;
+}
+
+const char *ns_mode_name (ns_mode_t mode)
+{
+    return mode == NS_MODE_SHADOW ? "shadow" : "normal";
 }
 
 double ns_config_cache_sigma (const ns_config_t *cfg)
@@ -510,6 +521,19 @@ static int read_policy (struct reader *r, json_object *v)
     if (ns_policy_parse (&r->cfg->policy, s, r->cfg->progs, &sub) < 0)
         return errno == ENOMEM ? fail_sub (r, &sub)
                                : fail_got (r, v, POLICY_NAMES);
+    return 0;
+}
+
+static int read_mode (struct reader *r, json_object *v)
+{
+    const char *s = json_object_is_type (v, json_type_string)
+                        ? json_object_get_string (v) : NULL;
+    if (s && !strcmp (s, "normal"))
+        r->cfg->mode = NS_MODE_NORMAL;
+    else if (s && !strcmp (s, "shadow"))
+        r->cfg->mode = NS_MODE_SHADOW;
+    else
+        return fail_got (r, v, "\"normal\" or \"shadow\"");
     return 0;
 }
 
@@ -918,6 +942,7 @@ static int read_learned (struct reader *r, json_object *v)
 static const struct key top_keys[] = {
     { "programs", read_programs },
     { "policy", read_policy },
+    { "mode", read_mode },
     { "stripe_width", read_stripe_width },
     { "max_cotenants", read_max_cotenants },
     { "max_slowdown", read_max_slowdown },

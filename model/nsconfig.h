@@ -13,6 +13,10 @@
  *
  *   policy            string   pack|exclusive|spread|mixed|twins|same|
  *                              keep:P|min-slowdown          (twins)
+ *   mode              string   normal|shadow                (normal);
+ *                              shadow: the select plugin places every job
+ *                              as stock cons_tres and only records what
+ *                              the policy would have decided
  *   stripe_width      integer  1..16, width multiplier      (2)
  *   max_cotenants     integer  1..64, jobs per node         (2)
  *   max_slowdown      number   1.0..100, min-slowdown limit (1.15)
@@ -64,6 +68,13 @@ typedef struct {
                                every observation */
 } ns_learn_conf_t;
 
+/* "mode": the select plugin decides (normal) or only records what it
+ * would decide while cons_tres places every job (shadow). */
+typedef enum {
+    NS_MODE_NORMAL = 0,
+    NS_MODE_SHADOW,
+} ns_mode_t;
+
 /* The built-in defaults (what an absent file means).  NULL with errno
  * ENOMEM on failure. */
 ns_config_t *ns_config_create (void);
@@ -90,6 +101,9 @@ double ns_config_cache_sigma (const ns_config_t *cfg);
 /* The "learn" settings (NULL cfg: learning off). */
 const ns_learn_conf_t *ns_config_learn (const ns_config_t *cfg);
 uint64_t ns_config_cache_footprint (const ns_config_t *cfg);
+/* NULL cfg: normal. */
+ns_mode_t ns_config_mode (const ns_config_t *cfg);
+const char *ns_mode_name (ns_mode_t mode);
 
 /* Parse "512", "32K", "2M", "1.5G", "64KiB" into bytes.  Units K, M, G, T
  * in any case, optionally followed by B or iB, are always powers of 1024

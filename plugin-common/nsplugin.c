@@ -73,8 +73,9 @@ char *ns_plugin_config_describe (ns_config_t *cfg, const char *path,
     const ns_policy_t *pol = ns_config_policy (cfg);
     ns_policy_name (pol, ns_config_progtab (cfg), pname, sizeof (pname));
     snprintf (buf, len,
-              "policy %s, stripe_width %d, max_cotenants %d, "
+              "%spolicy %s, stripe_width %d, max_cotenants %d, "
               "fallback_after %lld, %d programs, %d patterns (%s%s)",
+              ns_config_mode (cfg) == NS_MODE_SHADOW ? "shadow mode, " : "",
               pname, pol->stripe_width, pol->max_cotenants,
               (long long)pol->fallback_after,
               ns_progtab_count (ns_config_progtab (cfg)),

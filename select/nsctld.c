@@ -1250,6 +1250,10 @@ static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
         int rc = stocks (S.pl) ? call_stock (c, c->min_nodes, c->max_nodes,
                                              c->req_nodes)
                                : allocate_on (c, ji, r, S.pl, 0);
+        /* The floor: cons_tres refuses the future nodes (memory, reserved
+         * cores, limits the model does not see): answer as stock does. */
+        if (rc != SLURM_SUCCESS && !stocks (S.pl) && fb >= 0)
+            return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         /* cons_tres answers when the cores are free, and a job the policy
          * holds back (a twin next to its twin) may find them free now:
          * "now" would make backfill try to start it every pass, fail,
@@ -1358,6 +1362,202 @@ static int decide (const struct call *c, int run_now, int *waits)
                    : decide_will_run (c, ji, &r);
 }
 
+/*
+ * Shadow mode (nodeshare.json "mode": "shadow", design.md 7.5): cons_tres
+ * places every job as stock Slurm does; for each job it starts, the
+ * policy's decision on the cluster as it was is logged and recorded.
+ */
+
+struct would {
+    const char *what;       /* struct shadow_rec's would */
+    char line[640];         /* the decision line, "would" in it */
+    int placed;             /* S.pl holds the policy's nodes */
+};
+
+/* "job 7 (LAM, 24 cores) [twins]: " + "would " + VERB + the rest. */
+static void would_line (struct would *w, const char *explain,
+                        const char *verb, const char *rest)
+{
+    snprintf (w->line, sizeof (w->line), "%.*swould %s%s",
+              explain_head_len (explain), explain, verb, rest);
+}
+
+/* What the policy would decide for c->job now (c->bitmap: the candidate
+ * nodes), without touching the job or the bitmap. */
+static void shadow_decide (const struct call *c, ns_jobinfo_t *ji,
+                           struct would *w)
+{
+    ns_error_t err;
+    ns_request_t r;
+    job_record_t *job = c->job;
+    const char *why;
+
+    w->placed = 0;
+    w->what = "stock";
+    if ((why = beyond_model (job))) {
+        snprintf (w->line, sizeof (w->line), "JobId=%u asks for %s: would "
+                  "leave it to cons_tres as asked", job->job_id, why);
+        return;
+    }
+    if ((why = explicit_request (job))) {
+        w->what = "as-asked";
+        snprintf (w->line, sizeof (w->line), "JobId=%u asks for %s: would "
+                  "place it by cons_tres as asked", job->job_id, why);
+        return;
+    }
+    build_request (job, ji, c, &r);
+    if (ns_place (S.cl, ns_config_policy (S.cfg), model_now (),
+                  ns_config_progtab (S.cfg), &r, S.pl, &err) < 0) {
+        snprintf (w->line, sizeof (w->line), "JobId=%u: %s; would leave it "
+                  "to cons_tres", job->job_id, err.text);
+        return;
+    }
+    const ns_placement_t *pl = S.pl;
+    const char *tail = explain_tail (pl->explain);
+    if (stocks (pl)) {
+        char rest[128];
+        w->what = "pack";
+        snprintf (rest, sizeof (rest), "as stock Slurm would (%s%s%s)",
+                  ns_rule_name (pl->rule), pl->why ? ": " : "",
+                  ns_pack_why_name (pl->why));
+        would_line (w, pl->explain, "place ", rest);
+    }
+    else if (pl->verdict == NS_PLACED && beyond_limits (c, pl)) {
+        would_line (w, pl->explain, "place as stock Slurm would: ",
+                    beyond_limits (c, pl));
+    }
+    else if (pl->verdict == NS_PLACED) {
+        w->placed = 1;
+        w->what = is_striped (pl) ? "stripe" : "place";
+        would_line (w, pl->explain, is_striped (pl) ? "stripe " : "place ",
+                    tail);
+    }
+    else if (pl->verdict == NS_NEVER) {
+        would_line (w, pl->explain, "leave it to cons_tres: ", tail);
+    }
+    else {
+        w->what = "wait";
+        if (!strncmp (tail, "waits ", 6))
+            would_line (w, pl->explain, "wait ", tail + 6);
+        else
+            would_line (w, pl->explain, "wait: ", tail);
+    }
+}
+
+/* Do the policy's nodes differ from the ones cons_tres chose? */
+static int shadow_differs (const struct would *w, bitstr_t *chosen)
+{
+    if (!strcmp (w->what, "wait"))
+        return 1;
+    if (!w->placed)
+        return 0;
+    int n = 0;
+    for (int i = 0; i < S.pl->n; i++) {
+        int node = S.pl->shares[i].node;
+        if (node >= bit_size (chosen) || !bit_test (chosen, node))
+            return 1;
+        n++;
+    }
+    return n != bit_set_count (chosen);
+}
+
+static void shadow_note (const struct call *c, ns_jobinfo_t *ji,
+                         const struct would *w)
+{
+    char pname[NS_PROGRAM_NAME_MAX + 8], shape[256] = "";
+    char *names = bitmap2node_name (c->bitmap);
+    char *nodes = NULL;
+    int len = 0;
+    if (w->placed) {
+        bitstr_t *b = bit_alloc (bit_size (c->bitmap));
+        for (int i = 0; i < S.pl->n; i++) {
+            if (S.pl->shares[i].node < bit_size (b))
+                bit_set (b, S.pl->shares[i].node);
+            if (len < (int)sizeof (shape))
+                len += snprintf (shape + len, sizeof (shape) - len, "%s%d",
+                                 i ? "+" : "", S.pl->shares[i].cores);
+        }
+        nodes = bitmap2node_name (b);
+        FREE_NULL_BITMAP (b);
+    }
+    int differs = shadow_differs (w, c->bitmap);
+    info ("nodeshare: shadow: %s; cons_tres placed it as stock Slurm "
+          "does -> %s", w->line, names);
+    ns_policy_name (ns_config_policy (S.cfg), ns_config_progtab (S.cfg),
+                    pname, sizeof (pname));
+    struct shadow_rec rec = {
+        .time = (int64_t)time (NULL),
+        .job = c->job->job_id,
+        .program = ji->program,
+        .cores = (int)c->job->details->min_cpus,
+        .policy = pname,
+        .would = w->what,
+        .nodes = nodes ? nodes : "",
+        .shape = shape,
+        .rule = w->placed ? ns_rule_name (S.pl->rule) : "",
+        .stock = names,
+        .differs = differs,
+        .why = w->line,
+    };
+    shadow_record (&rec);
+    xfree (names);
+    xfree (nodes);
+}
+
+/* Shadow mode's job_test: cons_tres answers; a job it starts now gets the
+ * policy's decision, taken on the candidate nodes slurmctld passed. */
+static int shadow_test (const struct call *c, int run_now)
+{
+    ns_error_t err;
+    /* A shape written in normal mode, before a reconfigure. */
+    ns_jobinfo_t *was = S.memo ? ns_jobmemo_find (S.memo, c->job->job_id)
+                               : NULL;
+    if (was)
+        undo_shape (c->job, was);
+    if (!run_now)
+        return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+    bitstr_t *cand = bit_copy (c->bitmap);
+    int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+    job_record_t *job = c->job;
+    if (rc != SLURM_SUCCESS) {
+        FREE_NULL_BITMAP (cand);
+        return rc;
+    }
+    struct would w = { .what = "stock", .line = "", .placed = 0 };
+    ns_jobinfo_t *ji = NULL;
+    if ((S.dirty || S.nnodes != node_record_count
+         || time (NULL) - S.built > REBUILD_EVERY)
+        && rebuild (&err) < 0) {
+        S.dirty = 1;
+        snprintf (w.line, sizeof (w.line), "JobId=%u: %s", job->job_id,
+                  err.text);
+    }
+    else if (bit_size (cand) < S.nnodes) {
+        snprintf (w.line, sizeof (w.line), "JobId=%u: node bitmap smaller "
+                  "than the node table", job->job_id);
+    }
+    else {
+        sweep_memo ();
+        ji = ns_jobmemo_get (S.memo, job->job_id);
+    }
+    if (ji) {
+        struct call dry = *c;
+        dry.bitmap = cand;
+        ji->gen = S.gen;
+        shadow_decide (&dry, ji, &w);
+        /* It runs where cons_tres put it: packed, for the model. */
+        ji->placed = 1;
+        ji->flags = NS_WHOLE_NODE (job->details) ? NS_JOB_CLOSES_NODES
+                                                 : NS_JOB_PACKED;
+        shadow_note (c, ji, &w);
+    }
+    else {
+        info ("nodeshare: shadow: %s; cons_tres placed it", w.line);
+    }
+    FREE_NULL_BITMAP (cand);
+    return rc;
+}
+
 int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
                       bitstr_t *bitmap, uint32_t min_nodes,
                       uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
@@ -1387,6 +1587,13 @@ int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
         return call_stock (&c, min_nodes, max_nodes, req_nodes);
 
     pthread_mutex_lock (&S.lock);
+    if (ns_config_mode (S.cfg) == NS_MODE_SHADOW) {
+        int rc = shadow_test (&c, run_now);
+        if (run_now)
+            clear_reason (job_ptr);
+        pthread_mutex_unlock (&S.lock);
+        return rc;
+    }
     int waits = 0;
     int rc = decide (&c, run_now, &waits);
     /* A reason of ours from an earlier pass no longer holds (and left in

@@ -87,4 +87,21 @@ void learn_stop (void);
 void learn_begin (job_record_t *job, int observable);
 void learn_end (job_record_t *job);
 
+/* nsshadow.c (with S.lock held): one shadow-mode record. */
+struct shadow_rec {
+    int64_t time;
+    uint32_t job;
+    const char *program;    /* "" unknown */
+    int cores;
+    const char *policy;
+    const char *would;      /* stripe|place|pack|wait|as-asked|stock */
+    const char *nodes;      /* the policy's nodes, "" when none */
+    const char *shape;      /* "12+12", "" when none */
+    const char *rule;       /* ns_rule_name, or "" */
+    const char *stock;      /* the nodes cons_tres chose */
+    int differs;
+    const char *why;        /* the decision line */
+};
+void shadow_record (const struct shadow_rec *r);
+
 #endif /* !NODESHARE_NSCTLD_INT_H */

@@ -286,7 +286,17 @@ static void test_all_keys (void)
     is_int (ns_identity_resolve (id, "tag", NULL, "jobname", out,
                                  sizeof (out)),
             NS_ID_NAME, "order [name]: the tag is not consulted");
+    is_int (ns_config_mode (cfg), NS_MODE_NORMAL, "mode: normal by default");
     ns_config_destroy (cfg);
+
+    cfg = ns_config_load_string ("{\"mode\": \"shadow\"}", "mode", &err);
+    ok (cfg && ns_config_mode (cfg) == NS_MODE_SHADOW, "mode shadow read");
+    is_str (ns_mode_name (ns_config_mode (cfg)), "shadow", "  named shadow");
+    ns_config_destroy (cfg);
+    cfg = ns_config_load_string ("{\"mode\": \"normal\"}", "mode", &err);
+    ok (cfg && ns_config_mode (cfg) == NS_MODE_NORMAL, "mode normal read");
+    ns_config_destroy (cfg);
+    is_int (ns_config_mode (NULL), NS_MODE_NORMAL, "no config: normal");
 
     cfg = ns_config_load_string ("{\"cache\": {\"default_footprint\": 4096}}",
                                  "footprint", &err);

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* nsshadow.c - shadow mode's records (nodeshare.json "mode": "shadow")
+ *
+ * In shadow mode cons_tres places every job exactly as stock Slurm does;
+ * for each job it starts, nsctld.c asks the policy what it would have
+ * decided on the cluster as it was and hands the answer here.  One JSON
+ * object a line goes to StateSaveLocation/nodeshare-shadow.jsonl (mode
+ * 0600), which nodeshare-report(1) reads:
+ *
+ *   {"time":1732480000,"job":7,"program":"LAM","cores":24,
+ *    "policy":"twins","would":"stripe","nodes":"n1,n2","shape":"12+12",
+ *    "rule":"stripe-empty","stock":"n3","differs":true,"why":"..."}
+ *
+ * would: stripe, place (the policy's nodes, not striped), pack (as stock
+ * Slurm packs it), wait (the policy would have held it back), as-asked
+ * (an explicit shape: -N, --exclusive, ...), stock (beyond the model:
+ * GRES, --overcommit, ...).  differs: the policy's nodes are not the
+ * nodes stock chose, or it would have waited.  Past SHADOW_ROTATE bytes
+ * the file becomes nodeshare-shadow.jsonl.1 (the one before is dropped).
+ * Called with S.lock held.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "nscompat.h"
+
+#include "src/common/log.h"
+#include "src/common/read_config.h"
+
+#include "nsctld_int.h"
+
+#define SHADOW_NAME "nodeshare-shadow.jsonl"
+#define SHADOW_ROTATE (64L * 1024 * 1024)
+
+static int shadow_path (char *buf, size_t len)
+{
+    return slurm_conf.state_save_location
+           && snprintf (buf, len, "%s/" SHADOW_NAME,
+                        slurm_conf.state_save_location) < (int)len;
+}
+
+static void rotate (const char *path)
+{
+    struct stat st;
+    char old[PATH_MAX + 4];
+    if (stat (path, &st) < 0 || st.st_size < SHADOW_ROTATE)
+        return;
+    snprintf (old, sizeof (old), "%s.1", path);
+    if (rename (path, old) < 0)
+        error ("nodeshare: cannot rotate the shadow records %s: %m", path);
+}
+
+static void add_str (json_object *o, const char *key, const char *v)
+{
+    json_object_object_add (o, key, json_object_new_string (v ? v : ""));
+}
+
+void shadow_record (const struct shadow_rec *r)
+{
+    static int warned;
+    char path[PATH_MAX];
+    if (!shadow_path (path, sizeof (path)))
+        return;
+    rotate (path);
+    json_object *o = json_object_new_object ();
+    if (!o)
+        return;
+    json_object_object_add (o, "time", json_object_new_int64 (r->time));
+    json_object_object_add (o, "job", json_object_new_int64 (r->job));
+    add_str (o, "program", r->program);
+    json_object_object_add (o, "cores", json_object_new_int (r->cores));
+    add_str (o, "policy", r->policy);
+    add_str (o, "would", r->would);
+    add_str (o, "nodes", r->nodes);
+    add_str (o, "shape", r->shape);
+    add_str (o, "rule", r->rule);
+    add_str (o, "stock", r->stock);
+    json_object_object_add (o, "differs",
+                            json_object_new_boolean (r->differs));
+    add_str (o, "why", r->why);
+    const char *line = json_object_to_json_string_ext (
+        o, JSON_C_TO_STRING_PLAIN);
+    int fd = open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    int ok = fd >= 0 && line
+             && dprintf (fd, "%s\n", line) == (int)strlen (line) + 1;
+    if (fd >= 0 && close (fd) < 0)
+        ok = 0;
+    if (!ok && !warned) {
+        error ("nodeshare: cannot append to the shadow records %s: %m",
+               path);
+        warned = 1;
+    }
+    else if (ok)
+        warned = 0;
+    json_object_put (o);
+}
