@@ -188,8 +188,32 @@ note "$((nodes + queued)) jobs submitted in $((t2 - t1)) s"
 wait_ready $((60 + nodes)) || skip "the cluster did not fill"
 mark=$(wc -l <"$NS_CLUSTER_DIR/slurmctld.log")
 
+# overhead ROUND: "ROUND CALLS OWN_NS CONS_TRES_NS" of the decisions
+# (run-now and will-run) from the plugin's own timing since slurmctld
+# started (StateSaveLocation/nodeshare-overhead.json, rewritten every
+# 10 s with DebugFlags=SelectType or not; waits for the round's file).
+overhead () {
+    local f t k calls own ct x
+    f=$NS_CLUSTER_DIR/state/nodeshare-overhead.json
+    t=0
+    while [ "$t" -lt 30 ] && ! [ "$f" -nt "$NS_CLUSTER_DIR/slurmctld.pid" ]; do
+        sleep 1; t=$((t + 1))
+    done
+    [ -f "$f" ] || return 0
+    calls=0 own=0 ct=0
+    for k in run-now will-run; do
+        x=$(grep -o "\"$k\":{[^}]*}" "$f")
+        calls=$((calls + $(echo "$x" | sed 's/.*"calls":\([0-9]*\).*/\1/')))
+        own=$((own + $(echo "$x" | sed 's/.*"own_ns":\([0-9]*\).*/\1/')))
+        ct=$((ct + $(echo "$x" | sed 's/.*"cons_tres_ns":\([0-9]*\).*/\1/')))
+    done
+    note "round $1 ns: $calls decisions, nodeshare's own $((own / 1000)) us, cons_tres $((ct / 1000)) us in them"
+    echo "$1 $calls $own $ct"
+}
+
 # Rounds.
 : >"$scratch/rounds"
+: >"$scratch/overhead"
 prev=stock
 r=1
 while [ "$r" -le "$rounds" ]; do
@@ -212,6 +236,7 @@ while [ "$r" -le "$rounds" ]; do
         bx=$(sdiag_field bf "Max cycle") bd=$(sdiag_field bf "Depth Mean")
         mem=$(ctld_mem)
         echo "$r $side ${m:-0} ${mc:-0} ${b:-0} ${bc:-0} $mem" >>"$scratch/rounds"
+        [ "$side" = ns ] && overhead "$r" >>"$scratch/overhead"
         note "round $r $side: main mean ${m:-?} us max ${mx:-?} us x ${mc:-?} cycles (depth ${md:-?}), backfill mean ${b:-?} us max ${bx:-?} us x ${bc:-?} cycles (depth ${bd:-?}), slurmctld RSS/HWM $mem kB"
     done
     r=$((r + 1))
@@ -277,3 +302,21 @@ END {
     line("slurmctld_hwm_kb_nodeshare", h2, rounds, "%.0f", "kB", " rounds")
     printf "slurmctld_error_lines %d lines\n", nerr
 }' "$scratch/rounds"
+
+# nodeshare's own time per decision and against cons_tres's in the same
+# calls (the plugin's timing).  Rows: ROUND CALLS OWN_NS CONS_TRES_NS.
+awk '
+function sort(a, n,   i, j, t) {
+    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+}
+function median(a, n) { sort(a, n); return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+$2 > 0 && $4 > 0 { n++; us[n] = $3 / 1000 / $2; sh[n] = $3 / $4; calls += $2 }
+END {
+    if (!n) {
+        print "ctld_decision_us skipped (no timing from the plugin)"
+        print "ctld_own_share skipped (no timing from the plugin)"
+        exit
+    }
+    printf "ctld_decision_us %.1f us (median of %d rounds, %d decisions)\n", median(us, n), n, calls
+    printf "ctld_own_share %.3f ratio (nodeshare own / cons_tres in the same calls, median of %d rounds; target <= 0.10)\n", median(sh, n), n
+}' "$scratch/overhead"

@@ -222,6 +222,7 @@ void ns_ctld_reconfigure (void)
     pthread_mutex_lock (&S.lock);
     if (!S.active)
         goto out;
+    stats_report (1);
     int exists = stat (S.path, &st) == 0;
     int changed = exists != S.st_ok || (exists && !same_file (&st, &S.st));
     if (!S.force_reload && !changed)
@@ -649,6 +650,7 @@ struct call {
     list_t *cand;
     list_t **preempt;
     ns_exc_t exc;
+    int64_t *stock_ns;      /* time spent in cons_tres (nsstats.c) */
 };
 
 static void build_request (job_record_t *job, ns_jobinfo_t *ji,
@@ -863,8 +865,12 @@ static int is_striped (const ns_placement_t *pl)
 static int call_stock (const struct call *c, uint32_t min, uint32_t max,
                        uint32_t req)
 {
-    return c->stock (c->job, c->bitmap, min, max, req, c->mode, c->cand,
-                     c->preempt, NS_EXC_ARGS (c->exc));
+    int64_t t0 = stats_now_ns ();
+    int rc = c->stock (c->job, c->bitmap, min, max, req, c->mode, c->cand,
+                       c->preempt, NS_EXC_ARGS (c->exc));
+    if (c->stock_ns)
+        *c->stock_ns += stats_now_ns () - t0;
+    return rc;
 }
 
 /* Mark in used (a cluster core bitmap, cr_get_coremap_offset) the cores
@@ -1564,12 +1570,13 @@ int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
                       list_t *preemptee_candidates,
                       list_t **preemptee_job_list, const ns_exc_t *exc)
 {
+    int64_t t0 = stats_now_ns (), stock_ns = 0;
     struct call c = {
         .stock = stock, .job = job_ptr, .bitmap = bitmap,
         .min_nodes = min_nodes, .max_nodes = max_nodes,
         .req_nodes = req_nodes, .mode = mode,
         .cand = preemptee_candidates, .preempt = preemptee_job_list,
-        .exc = *exc,
+        .exc = *exc, .stock_ns = &stock_ns,
     };
     int run_now = SELECT_IS_MODE_RUN_NOW (mode)
                   && !(mode & SELECT_MODE_FLAGS);
@@ -1583,23 +1590,33 @@ int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
     if (!S.active || !job_ptr || !job_ptr->job_id || !job_ptr->details
         || !bitmap
         || !(run_now || will_run) || (min_nodes == 0 && max_nodes == 0)
-        || (preemptee_candidates && list_count (preemptee_candidates)))
-        return call_stock (&c, min_nodes, max_nodes, req_nodes);
-
-    pthread_mutex_lock (&S.lock);
-    if (ns_config_mode (S.cfg) == NS_MODE_SHADOW) {
-        int rc = shadow_test (&c, run_now);
-        if (run_now)
-            clear_reason (job_ptr);
-        pthread_mutex_unlock (&S.lock);
+        || (preemptee_candidates && list_count (preemptee_candidates))) {
+        int rc = call_stock (&c, min_nodes, max_nodes, req_nodes);
+        if (S.active) {
+            pthread_mutex_lock (&S.lock);
+            stats_add (NS_CALL_TEST_ONLY, stats_now_ns () - t0, stock_ns);
+            pthread_mutex_unlock (&S.lock);
+        }
         return rc;
     }
-    int waits = 0;
-    int rc = decide (&c, run_now, &waits);
-    /* A reason of ours from an earlier pass no longer holds (and left in
-     * place, select_nodes() would keep showing it). */
-    if (run_now && !waits)
-        clear_reason (job_ptr);
+
+    pthread_mutex_lock (&S.lock);
+    int rc;
+    if (ns_config_mode (S.cfg) == NS_MODE_SHADOW) {
+        rc = shadow_test (&c, run_now);
+        if (run_now)
+            clear_reason (job_ptr);
+    }
+    else {
+        int waits = 0;
+        rc = decide (&c, run_now, &waits);
+        /* A reason of ours from an earlier pass no longer holds (and left
+         * in place, select_nodes() would keep showing it). */
+        if (run_now && !waits)
+            clear_reason (job_ptr);
+    }
+    stats_add (run_now ? NS_CALL_RUN_NOW : NS_CALL_WILL_RUN,
+               stats_now_ns () - t0, stock_ns);
     pthread_mutex_unlock (&S.lock);
     return rc;
 }

@@ -34,6 +34,16 @@ struct running {
     time_t end;         /* expected end, refreshed before each use */
 };
 
+/* nsstats.c: job_test calls by kind. */
+enum { NS_CALL_RUN_NOW, NS_CALL_WILL_RUN, NS_CALL_TEST_ONLY, NS_CALL_KINDS };
+struct ns_stats {
+    uint64_t calls[NS_CALL_KINDS];
+    int64_t own_ns[NS_CALL_KINDS], own_max_ns[NS_CALL_KINDS];
+    int64_t stock_ns[NS_CALL_KINDS], stock_max_ns[NS_CALL_KINDS];
+    time_t reported;
+    int dirty;
+};
+
 struct ns_ctld_state {
     pthread_mutex_t lock;
     int active;                 /* in slurmctld, configuration loaded */
@@ -68,6 +78,7 @@ struct ns_ctld_state {
     ns_jobmemo_t *memo;
     unsigned gen;
     uint64_t last_error;        /* hash of the last internal error logged */
+    struct ns_stats stats;      /* nsstats.c */
 };
 
 extern struct ns_ctld_state ns_ctld_state;
@@ -86,6 +97,11 @@ void learn_refit (void);
 void learn_stop (void);
 void learn_begin (job_record_t *job, int observable);
 void learn_end (job_record_t *job);
+
+/* nsstats.c (stats_add, stats_report with S.lock held) */
+int64_t stats_now_ns (void);
+void stats_add (int kind, int64_t total_ns, int64_t stock_ns);
+void stats_report (int force);
 
 /* nsshadow.c (with S.lock held): one shadow-mode record. */
 struct shadow_rec {
