@@ -44,7 +44,7 @@
 # Knobs: NS_BENCH_NODES (16), NS_BENCH_QUEUED (500), NS_BENCH_SECONDS (20),
 # NS_BENCH_ROUNDS (5 per side), NS_BENCH_SETTLE (5 s before sdiag -r).
 # NS_BENCH_FULL=1 sets the defaults to 200 nodes, 5000 queued jobs,
-# 30 s per round (about 11 minutes on a 2-core machine: see README.md).
+# 30 s per round (about 11 minutes on a 2-core machine: see doc/results.md).
 # NS_BENCH_AA=1 is the A/A' control: the "nodeshare" side runs the stock
 # select/cons_tres as well, so every ratio is noise; how far its median and
 # min-max stray from 1 is what the method cannot resolve.
