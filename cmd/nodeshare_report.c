@@ -802,6 +802,56 @@ static void fmt_val (char *buf, size_t size, const struct row *w, int k)
     }
 }
 
+static double pct_change (double from, double to)
+{
+    return from != 0 ? 100.0 * (to - from) / from : 0.0;
+}
+
+/* The findings in a few sentences, one per line. */
+static char *summary (struct rep *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream (&buf, &len);
+    if (!f)
+        return NULL;
+    const ns_metrics_t *a = &r->rp[0].m, *b = &r->rp[1].m;
+    const char *pol = r->rp[1].name;
+    char wa[32], wb[32];
+    fmt_dur (wa, sizeof (wa), a->mean_wait_s);
+    fmt_dur (wb, sizeof (wb), b->mean_wait_s);
+    int *ord = prog_order (r);
+    if (ord && r->ps[ord[0]].jobs)
+        fprintf (f, "%s holds the most core-hours (%.0f%% of %.0f).\n",
+                 prog_name (r, ord[0]), 100 * r->ps[ord[0]].core_s
+                 / total_core_s (r), total_core_s (r) / 3600);
+    free (ord);
+    fprintf (f, "%d interference figures learned from %lld completed jobs, "
+             "%d left neutral for want of evidence.\n", r->nlearned,
+             (long long)r->observed, r->nleft);
+    fprintf (f, "Replayed under %s: mean wait %s (pack %s, %+.0f%%), mean "
+             "bounded slowdown %.2f (pack %.2f), core-hours held %.0f (pack "
+             "%.0f, %+.1f%%), %lld jobs killed at their limit (pack %lld).\n",
+             pol, wb, wa, pct_change (a->mean_wait_s, b->mean_wait_s),
+             b->mean_bsld, a->mean_bsld, r->rp[1].held_core_h,
+             r->rp[0].held_core_h,
+             pct_change (r->rp[0].held_core_h, r->rp[1].held_core_h),
+             (long long)b->killed, (long long)a->killed);
+    fprintf (f, "%s places %lld of %lld jobs (%.1f%%) otherwise than pack.\n",
+             pol, (long long)r->differ, (long long)r->compared,
+             r->compared ? 100.0 * r->differ / r->compared : 0.0);
+    if (r->o.nshadow)
+        fprintf (f, "In shadow mode nodeshare would have placed %lld of %lld "
+                 "jobs (%.1f%%) otherwise than stock Slurm did.\n",
+                 (long long)r->sh.differ, (long long)r->sh.records,
+                 r->sh.records ? 100.0 * r->sh.differ / r->sh.records : 0.0);
+    if (fclose (f) != 0) {
+        free (buf);
+        return NULL;
+    }
+    return buf;
+}
+
 static void write_text (struct rep *r, FILE *f)
 {
     char a[64], b[64];
@@ -815,6 +865,15 @@ static void write_text (struct rep *r, FILE *f)
              "%lld co-tenants only; %lld lines skipped\n",
              (long long)r->hist_jobs, (long long)r->observed,
              (long long)r->context, (long long)r->skipped);
+    char *sum = summary (r);
+    if (sum) {
+        fprintf (f, "\nIn short\n");
+        char *save = NULL;
+        for (char *l = strtok_r (sum, "\n", &save); l;
+             l = strtok_r (NULL, "\n", &save))
+            fprintf (f, "  - %s\n", l);
+        free (sum);
+    }
 
     fprintf (f, "\n1. Programs by core-hours (AllocCPUS x elapsed)\n");
     fprintf (f, "  %-20s %8s %12s %7s %12s\n", "program", "jobs",
@@ -956,8 +1015,8 @@ static void hbars (FILE *f, const char *title, const char **labels,
     if (vmax <= 0)
         vmax = 1;
     int h = 40 + 24 * n;
-    fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" "
-             "height=\"%d\" viewBox=\"0 0 720 %d\" font-family=\"sans-serif\" "
+    fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" "
+             "height=\"%d\" viewBox=\"0 0 640 %d\" font-family=\"sans-serif\" "
              "role=\"img\"><title>", h, h);
     esc (f, title);
     fprintf (f, "</title>\n<text x=\"0\" y=\"18\" font-size=\"14\" "
@@ -965,14 +1024,14 @@ static void hbars (FILE *f, const char *title, const char **labels,
     esc (f, title);
     fprintf (f, "</text>\n");
     for (int i = 0; i < n; i++) {
-        double y = 32 + 24 * i, w = 400 * v[i] / vmax;
-        fprintf (f, "<text x=\"150\" y=\"%.0f\" font-size=\"12\" "
+        double y = 32 + 24 * i, w = 300 * v[i] / vmax;
+        fprintf (f, "<text x=\"200\" y=\"%.0f\" font-size=\"12\" "
                  "text-anchor=\"end\">", y + 14);
         esc (f, labels[i]);
-        fprintf (f, "</text><rect x=\"158\" y=\"%.0f\" width=\"%.1f\" "
+        fprintf (f, "</text><rect x=\"208\" y=\"%.0f\" width=\"%.1f\" "
                  "height=\"18\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.0f\" "
                  "font-size=\"12\">", y, w < 1 ? 1 : w,
-                 palette[(color >= 0 ? color : i) % 10], 164 + w, y + 14);
+                 palette[(color >= 0 ? color : i) % 10], 214 + w, y + 14);
         esc (f, after[i]);
         fprintf (f, "</text>\n");
     }
@@ -1031,10 +1090,10 @@ static void figure_chart (FILE *f, const struct rep *r)
     if (hi - lo < 0.1)
         hi = lo + 0.1;
     int h = 70 + 18 * n;
-    double x0 = 170, w = 480;
+    double x0 = 130, w = 420;
 #define X(v) (x0 + w * ((v) - lo) / (hi - lo))
-    fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" "
-             "height=\"%d\" viewBox=\"0 0 720 %d\" font-family=\"sans-serif\" "
+    fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"620\" "
+             "height=\"%d\" viewBox=\"0 0 620 %d\" font-family=\"sans-serif\" "
              "role=\"img\"><title>Learned figures</title>\n"
              "<text x=\"0\" y=\"18\" font-size=\"14\" font-weight=\"bold\">"
              "Learned figures, with two standard errors either side"
@@ -1067,8 +1126,8 @@ static void figure_chart (FILE *f, const struct rep *r)
     }
     fprintf (f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" "
              "text-anchor=\"middle\" fill=\"#555\">green: spread_speedup "
-             "(above 1: faster striped); blue: slowdown beside a program "
-             "(above 1: slower)</text>\n", x0 + w / 2, ybot + 32);
+             "(above 1: faster striped); blue: slowdown beside a "
+             "program</text>\n", x0 + w / 2, ybot + 32);
 #undef X
     fprintf (f, "</svg>\n");
     free (figs);
@@ -1124,6 +1183,20 @@ static int write_html (struct rep *r)
              (long long)r->njobs, a, b, r->nodes, r->o.cores,
              (long long)r->hist_jobs, (long long)r->observed,
              (long long)r->context, (long long)r->skipped);
+
+    char *sum = summary (r);
+    if (sum) {
+        fprintf (f, "<h2>In short</h2>\n<ul>\n");
+        char *save = NULL;
+        for (char *l = strtok_r (sum, "\n", &save); l;
+             l = strtok_r (NULL, "\n", &save)) {
+            fprintf (f, "<li>");
+            esc (f, l);
+            fprintf (f, "</li>\n");
+        }
+        fprintf (f, "</ul>\n");
+        free (sum);
+    }
 
     /* 1. programs */
     fprintf (f, "<h2>1. Programs that run most</h2>\n<p class=\"note\">"
