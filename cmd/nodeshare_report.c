@@ -62,8 +62,8 @@ static void usage (FILE *f)
 "  -n, --nodes N            nodes of the machine replayed (default: the\n"
 "                           highest node number in the dumps)\n"
 "  -c, --config FILE        nodeshare.json: its identity patterns map job\n"
-"                           names to programs, its other settings (policy,\n"
-"                           limits) are replayed; its figures are not used\n"
+"                           names to programs; the replay runs it with the\n"
+"                           learned figures in place of its own\n"
 "  -p, --policy P           the policy compared with pack (default: the\n"
 "                           configuration's, twins without one)\n"
 "      --min-observations N jobs needed per figure (default 5)\n"
@@ -324,32 +324,70 @@ static int learn_all (struct rep *r)
     return 0;
 }
 
-/* The replay's configuration: the learned figures, with the settings of
- * --config other than its figures. */
+/* Deep copy, NULL stays NULL; -1 if out of memory. */
+static int copy_json (json_object *v, json_object **out)
+{
+    *out = NULL;
+    return v && (json_object_deep_copy (v, out, NULL) < 0 || !*out) ? -1 : 0;
+}
+
+/* The replay's configuration: --config (its settings and figures) with
+ * every learned figure put in, the learned ones winning; without
+ * --config, the learned figures alone. */
 static int replay_config (struct rep *r)
 {
     ns_error_t err;
-    json_object *root = NULL;
-    if (json_object_deep_copy (r->learned, &root, NULL) < 0 || !root)
-        return die ("out of memory");
-    json_object_object_del (root, "learned");
+    json_object *root = NULL, *lp, *progs = NULL;
+    int oom = 0;
     if (r->ucfg_json) {
-        json_object_object_foreach (r->ucfg_json, k, v) {
-            if (strcmp (k, "programs") == 0 || strcmp (k, "learned") == 0)
+        oom |= copy_json (r->ucfg_json, &root);
+        json_object_object_del (root, "learned");
+    } else
+        root = json_object_new_object ();
+    if (!root)
+        return die ("out of memory");
+    if (!json_object_object_get_ex (root, "programs", &progs) || !progs
+        || !json_object_is_type (progs, json_type_object)) {
+        progs = json_object_new_object ();
+        json_object_object_add (root, "programs", progs);
+    }
+    json_object_object_get_ex (r->learned, "programs", &lp);
+    json_object_object_foreach (lp, name, fig) {
+        json_object *dst;
+        if (!json_object_object_get_ex (progs, name, &dst) || !dst
+            || !json_object_is_type (dst, json_type_object)) {
+            dst = json_object_new_object ();
+            json_object_object_add (progs, name, dst);
+        }
+        json_object_object_foreach (fig, k, v) {
+            json_object *sl;
+            if (strcmp (k, "slowdown") == 0
+                && json_object_object_get_ex (dst, "slowdown", &sl) && sl
+                && json_object_is_type (sl, json_type_object)) {
+                json_object_object_foreach (v, q, x) {
+                    json_object *c;
+                    oom |= copy_json (x, &c);
+                    json_object_object_add (sl, q, c);
+                }
                 continue;
-            json_object *copy = NULL;
-            if (v && (json_object_deep_copy (v, &copy, NULL) < 0 || !copy)) {
-                json_object_put (root);
-                return die ("out of memory");
             }
-            json_object_object_add (root, k, copy);
+            json_object *c;
+            oom |= copy_json (v, &c);
+            json_object_object_add (dst, k, c);
         }
     }
+    if (oom) {
+        json_object_put (root);
+        return die ("out of memory");
+    }
     r->rcfg = ns_config_load_string (json_object_to_json_string (root),
-                                     "the learned figures", &err);
+                                     r->o.config ? r->o.config
+                                                 : "the learned figures",
+                                     &err);
     json_object_put (root);
     if (!r->rcfg)
-        return die ("%s", err.text);
+        return die ("the learned figures with %s: %s",
+                    r->o.config ? r->o.config : "no configuration", err.text);
     r->rprogs = ns_config_progtab (r->rcfg);
     r->rmodel = ns_interf_copy (ns_config_interf (r->rcfg));
     if (!r->rmodel)
@@ -822,21 +860,26 @@ static char *summary (struct rep *r)
     fmt_dur (wb, sizeof (wb), b->mean_wait_s);
     int *ord = prog_order (r);
     if (ord && r->ps[ord[0]].jobs)
-        fprintf (f, "%s holds the most core-hours (%.0f%% of %.0f).\n",
+        fprintf (f, "%s holds the most core-hours (%.0f%% of %.1f).\n",
                  prog_name (r, ord[0]), 100 * r->ps[ord[0]].core_s
                  / total_core_s (r), total_core_s (r) / 3600);
     free (ord);
     fprintf (f, "%d interference figures learned from %lld completed jobs, "
              "%d left neutral for want of evidence.\n", r->nlearned,
              (long long)r->observed, r->nleft);
-    fprintf (f, "Replayed under %s: mean wait %s (pack %s, %+.0f%%), mean "
-             "bounded slowdown %.2f (pack %.2f), core-hours held %.0f (pack "
-             "%.0f, %+.1f%%), %lld jobs killed at their limit (pack %lld).\n",
-             pol, wb, wa, pct_change (a->mean_wait_s, b->mean_wait_s),
-             b->mean_bsld, a->mean_bsld, r->rp[1].held_core_h,
-             r->rp[0].held_core_h,
-             pct_change (r->rp[0].held_core_h, r->rp[1].held_core_h),
-             (long long)b->killed, (long long)a->killed);
+    char dw[32] = "", dh[32] = "";
+    if (a->mean_wait_s > 0)
+        snprintf (dw, sizeof (dw), ", %+.0f%%",
+                  pct_change (a->mean_wait_s, b->mean_wait_s));
+    if (r->rp[0].held_core_h > 0)
+        snprintf (dh, sizeof (dh), ", %+.1f%%",
+                  pct_change (r->rp[0].held_core_h, r->rp[1].held_core_h));
+    fprintf (f, "Replayed under %s: mean wait %s (pack %s%s), mean bounded "
+             "slowdown %.2f (pack %.2f), core-hours held %.1f (pack %.1f%s), "
+             "%lld jobs killed at their limit (pack %lld).\n", pol, wb, wa,
+             dw, b->mean_bsld, a->mean_bsld, r->rp[1].held_core_h,
+             r->rp[0].held_core_h, dh, (long long)b->killed,
+             (long long)a->killed);
     fprintf (f, "%s places %lld of %lld jobs (%.1f%%) otherwise than pack.\n",
              pol, (long long)r->differ, (long long)r->compared,
              r->compared ? 100.0 * r->differ / r->compared : 0.0);
@@ -911,7 +954,9 @@ static void write_text (struct rep *r, FILE *f)
     }
 
     fprintf (f, "\n3. Replay of the same jobs (EASY backfill, killed at "
-             "their time limit; runtimes are work at rate 1)\n");
+             "their time limit; runtimes are work at rate 1; the learned "
+             "figures%s)\n", r->ucfg ? ", the configuration's where none "
+             "was learned" : "");
     struct row rows[16];
     int n = replay_table (r, rows);
     fprintf (f, "  %-28s %14s %14s\n", "", r->rp[0].name, r->rp[1].name);
@@ -1282,10 +1327,11 @@ static int write_html (struct rep *r)
     fprintf (f, "<h2>3. Replay of the same jobs: pack and %s</h2>\n"
              "<p class=\"note\">Every job is submitted at its recorded time "
              "and runs its recorded elapsed time as work on a full node, "
-             "slowed or sped up by the learned figures; EASY backfilling; "
+             "slowed or sped up by the learned figures%s; EASY backfilling; "
              "a job still running at its time limit is killed there. "
              "pack places jobs as stock Slurm (cons_tres) does.</p>\n"
-             "<table>\n<tr><th></th>", r->rp[1].name);
+             "<table>\n<tr><th></th>", r->rp[1].name,
+             r->ucfg ? " (the configuration's where none was learned)" : "");
     th_td (f, "th", r->rp[0].name);
     th_td (f, "th", r->rp[1].name);
     fprintf (f, "</tr>\n");
