@@ -224,6 +224,23 @@ if grep -q "nodeshare-report: replayed 2100 jobs under pack" "$tmp/err"; then
 else
     fail "progress"; sed 's/^/#   /' "$tmp/err"
 fi
+# The accounting scenario's real dump (tests/slurm/accounting.sh, kept as
+# a fixture): 32 jobs of 4 programs, too few to learn a figure; the
+# replay runs the configuration's figures.
+real="$top_srcdir/tests/traces/sacct-cluster-parity.txt"
+"$report" -q -C 24 -c "$top_srcdir/tests/configs/parity.json" \
+    --html "$tmp/real.html" "$real" >"$tmp/real.out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q "^nodeshare-report: 1 dump, 32 jobs from 2026-11-22 13:56" "$tmp/real.out" \
+   && grep -q "0 figures learned, 16 left neutral" "$tmp/real.out" \
+   && grep -qE "^  LAM +8 " "$tmp/real.out" \
+   && grep -q "^4\. Placed differently under twins than under pack: 31 of 32 jobs" "$tmp/real.out" \
+   && grep -q '<svg' "$tmp/real.html" && ! grep -qi '<script' "$tmp/real.html"; then
+    pass "real sacct dump: 32 jobs, figures left neutral, 31 placed differently, HTML"
+else
+    fail "real sacct dump: exit $rc"; sed 's/^/#   /' "$tmp/real.out" | head -30
+fi
+
 expect "no --cores" 2 "give --cores C" "$tmp/exclusive.txt"
 expect "no dump" 2 "no sacct dump given" -C 24
 expect "bad --policy" 1 "--policy" -C 24 -p nonsense "$tmp/exclusive.txt"
