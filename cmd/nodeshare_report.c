@@ -508,14 +508,26 @@ static int load_jobs (struct rep *r)
 struct prog_arg {
     struct rep *r;
     const char *name;
+    int quarter;            /* not a terminal: quarters said */
 };
 
+/* On a terminal, one line redrawn every 2000 jobs; else (a log) one line
+ * per quarter of the jobs. */
 static void sim_progress (ns_sim_t *sim, int done, int total, void *arg)
 {
     struct prog_arg *a = arg;
     (void)sim;
-    fprintf (stderr, "\rreplaying under %s: %d of %d jobs (%.0f%%)   ",
-             a->name, done, total, total ? 100.0 * done / total : 0.0);
+    if (a->r->tty) {
+        fprintf (stderr, "\rreplaying under %s: %d of %d jobs (%.0f%%)   ",
+                 a->name, done, total, total ? 100.0 * done / total : 0.0);
+        return;
+    }
+    int q = total ? (int)(4LL * done / total) : 0;
+    if (q > a->quarter && q < 4) {
+        a->quarter = q;
+        fprintf (stderr, PROG ": replaying under %s: %d of %d jobs\n",
+                 a->name, done, total);
+    }
 }
 
 static int run_one (struct rep *r, int k, const ns_policy_t *pol,
@@ -535,8 +547,8 @@ static int run_one (struct rep *r, int k, const ns_policy_t *pol,
     if (!sim)
         return die ("%s", err.text);
     *out = sim;
-    struct prog_arg pa = { r, r->rp[k].name };
-    if (!r->o.quiet && r->tty)
+    struct prog_arg pa = { r, r->rp[k].name, 0 };
+    if (!r->o.quiet)
         ns_sim_set_progress (sim, sim_progress, 2000, &pa);
     double last = r->jobs[0].submit;
     for (int64_t i = 0; i < r->njobs; i++) {
