@@ -20,6 +20,7 @@
 #include "history.h"
 #include "identity.h"
 #include "learn.h"
+#include "learned.h"
 #include "nsconfig.h"
 #include "nsutil.h"
 #include "progtab.h"
@@ -116,147 +117,27 @@ static int read_dump (const char *path, ns_learn_t *l, ns_config_t *cfg,
     return 0;
 }
 
-/* A figure as JSON, written with 3 decimals (1.12, not
- * 1.1200000000000001). */
-static json_object *num3 (double v)
-{
-    char text[32];
-    snprintf (text, sizeof (text), "%.3f", v);
-    /* trailing zeros off, one digit after the point kept */
-    size_t n = strlen (text);
-    while (n > 2 && text[n - 1] == '0' && text[n - 2] != '.')
-        text[--n] = '\0';
-    return json_object_new_double_s (v, text);
-}
-
-static json_object *num_se (double v)
-{
-    char text[32];
-    snprintf (text, sizeof (text), "%.2g", v);
-    return json_object_new_double_s (v, text);
-}
-
-static json_object *fig_json (ns_learn_fig_t f)
-{
-    json_object *o = json_object_new_object ();
-    json_object_object_add (o, "n", json_object_new_int (f.n));
-    json_object_object_add (o, "se", isnan (f.se) ? NULL : num_se (f.se));
-    return o;
-}
-
 static int report (const ns_learn_t *l, const ns_progtab_t *progs,
                    const struct opts *o, int ndumps, FILE *out)
 {
-    json_object *root = json_object_new_object ();
-    json_object *programs = json_object_new_object ();
-    json_object *learned = json_object_new_object ();
-    json_object *lprog = json_object_new_object ();
-    int np = ns_progtab_count (progs), nlearned = 0, nleft = 0;
-    for (int p = 0; p < np; p++) {
-        const char *name = ns_progtab_name (progs, p);
-        int nj = ns_learn_njobs (l, p);
-        if (nj == 0)
-            continue;
-        json_object *pr = json_object_new_object ();
-        json_object *ev = json_object_new_object ();
-        json_object_object_add (ev, "jobs", json_object_new_int (nj));
-        ns_learn_fig_t b = ns_learn_base (l, p);
-        json_object_object_add (pr, "runtime",
-                                json_object_new_int64 (llround (b.value)));
-        json_object_object_add (ev, "runtime", fig_json (b));
-        ns_learn_fig_t u = ns_learn_speedup (l, p);
-        if (u.learned) {
-            json_object_object_add (pr, "spread_speedup",
-                                    num3 (u.value));
-            json_object_object_add (ev, "spread_speedup", fig_json (u));
-            nlearned++;
-        } else if (u.n > 0) {
-            nleft++;
-            if (!o->quiet)
-                fprintf (stderr, PROG ": not learned: %s spread_speedup "
-                         "(%d striped jobs%s)\n", name, u.n,
-                         isnan (u.se) ? "; needs runs on full nodes and "
-                         "striped runs alone, or more jobs" : "");
-        }
-        json_object *sl = json_object_new_object ();
-        json_object *sev = json_object_new_object ();
-        for (int q = 0; q < np; q++) {
-            ns_learn_fig_t s = ns_learn_slowdown (l, p, q);
-            const char *qn = ns_progtab_name (progs, q);
-            if (s.learned) {
-                json_object_object_add (sl, qn,
-                                        num3 (s.value));
-                json_object_object_add (sev, qn, fig_json (s));
-                nlearned++;
-            } else if (s.n > 0) {
-                nleft++;
-                if (!o->quiet)
-                    fprintf (stderr, PROG ": not learned: %s beside %s (%d "
-                             "jobs exposed, %d needed, or not separable)\n",
-                             name, qn, s.n, o->lo.min_observations);
-            }
-        }
-        if (json_object_object_length (sl))
-            json_object_object_add (pr, "slowdown", sl);
-        else
-            json_object_put (sl);
-        if (json_object_object_length (sev))
-            json_object_object_add (ev, "slowdown", sev);
-        else
-            json_object_put (sev);
-        json_object_object_add (programs, name, pr);
-        json_object_object_add (lprog, name, ev);
-    }
-    json_object_object_add (root, "programs", programs);
-    json_object_object_add (learned, "by", json_object_new_string (
-                                PROG " " PACKAGE_VERSION));
-    json_object_object_add (learned, "histories", json_object_new_int (ndumps));
-    json_object_object_add (learned, "node_cores", json_object_new_int (o->cores));
-    json_object_object_add (learned, "min_observations",
-                            json_object_new_int (o->lo.min_observations));
-    json_object_object_add (learned, "min_exposure",
-                            num_se (o->lo.min_exposure));
-    json_object_object_add (learned, "max_se", num_se (o->lo.max_se));
-    json_object_object_add (learned, "programs", lprog);
-    json_object_object_add (root, "learned", learned);
-    const char *text = json_object_to_json_string_ext (
-        root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
-                  | JSON_C_TO_STRING_NOSLASHESCAPE);
-    int rc = fprintf (out, "%s\n", text) < 0 ? -1 : 0;
+    struct ns_learned_input in = {
+        .prog = PROG,
+        .notes_prefix = 1,
+        .cores = o->cores,
+        .histories = ndumps,
+        .lo = &o->lo,
+        .notes = o->quiet ? NULL : stderr,
+    };
+    int nlearned, nleft;
+    json_object *root = ns_learned_json (l, progs, &in, &nlearned, &nleft);
+    if (!root)
+        return die ("out of memory");
+    int rc = fprintf (out, "%s\n", ns_learned_text (root)) < 0 ? -1 : 0;
     json_object_put (root);
     if (!o->quiet)
         fprintf (stderr, PROG ": %d figures learned, %d left neutral\n",
                  nlearned, nleft);
     return rc;
-}
-
-static int table (const ns_learn_t *l, const ns_progtab_t *progs, FILE *out)
-{
-    int np = ns_progtab_count (progs);
-    fprintf (out, "%-16s %-24s %8s %8s %6s\n", "program", "figure", "value",
-             "se", "jobs");
-    for (int p = 0; p < np; p++) {
-        if (ns_learn_njobs (l, p) == 0)
-            continue;
-        const char *name = ns_progtab_name (progs, p);
-        ns_learn_fig_t b = ns_learn_base (l, p);
-        fprintf (out, "%-16s %-24s %8.0f %8.1f %6d\n", name, "runtime",
-                 b.value, isnan (b.se) ? 0.0 : b.se, b.n);
-        ns_learn_fig_t u = ns_learn_speedup (l, p);
-        if (u.learned)
-            fprintf (out, "%-16s %-24s %8.3f %8.4f %6d\n", name,
-                     "spread_speedup", u.value, u.se, u.n);
-        for (int q = 0; q < np; q++) {
-            ns_learn_fig_t s = ns_learn_slowdown (l, p, q);
-            char fig[NS_PROGRAM_NAME_MAX + 16];
-            snprintf (fig, sizeof (fig), "slowdown:%s",
-                      ns_progtab_name (progs, q));
-            if (s.learned)
-                fprintf (out, "%-16s %-24s %8.3f %8.4f %6d\n", name, fig,
-                         s.value, s.se, s.n);
-        }
-    }
-    return ferror (out) ? -1 : 0;
 }
 
 static int parse_double (const char *opt, const char *s, double lo,
@@ -402,7 +283,7 @@ int main (int argc, char **argv)
         die ("%s: %s", o.output, strerror (errno));
         goto out;
     }
-    int w = o.table ? table (l, progs, out) : report (l, progs, &o, ndumps,
+    int w = o.table ? ns_learned_table (l, progs, out) : report (l, progs, &o, ndumps,
                                                        out);
     if (out != stdout && fclose (out) != 0)
         w = -1;

@@ -616,6 +616,8 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     jb->out.start = s->now;
     jb->out.nodes = pl->n;
     jb->out.striped = (pl->flags & NS_JOB_STRIPED) != 0;
+    jb->out.rule = pl->rule;
+    jb->out.why = pl->why;
     jb->remaining = jb->in.runtime;
     jb->last = s->now;
     jb->rate = 0;

@@ -73,6 +73,9 @@ typedef struct {
     int over_limit;       /* ran longer than its requested time */
     int killed;           /* killed at its requested time (overrun kill)
                              before its work was done */
+    ns_rule_t rule;       /* how the policy placed it (NS_RULE_NONE if it
+                             never started) */
+    ns_pack_why_t why;    /* rule pack or as asked: why packed */
 } ns_simresult_t;
 
 typedef struct {

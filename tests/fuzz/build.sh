@@ -23,7 +23,7 @@ inc="-I$top/model -I$top/node -I$top/sim -I$top/spank -I$top/tests/fuzz"
 mkdir -p "$out/obj"
 out=$(cd "$out" && pwd)
 objs=
-for src in "$top"/model/*.c "$top"/node/*.c "$top"/sim/trace*.c "$top/sim/history.c" \
+for src in "$top"/model/*.c "$top"/node/*.c "$top"/sim/trace*.c "$top/sim/history.c" "$top/sim/shadow.c" \
            "$top/sim/engine.c" "$top/sim/slurmconf.c" "$top/spank/pin.c" \
            "$top/spank/ledgerfile.c"
 do

@@ -1,0 +1,251 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nodeshare-report.sh - the report as an administrator meets it (TAP): a
+# simulated history with known figures (4 programs, three periods of one
+# cluster of 8 nodes x 24 cores written by nodeshare-sim --sacct) gives
+# those figures back within 0.03, the replay under pack and the policy,
+# the jobs placed differently, the shadow records, the nodeshare.json to
+# start with, and a self-contained HTML file; bad input: one precise
+# message each.
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$top_srcdir/tests/cmd/tap.sh"
+sim="$top_builddir/nodeshare-sim"
+report="$top_builddir/nodeshare-report"
+
+# expect NAME STATUS PATTERN ARGS...: exit status and a fixed string in
+# the combined output.
+expect () {
+    name=$1 want=$2 pattern=$3
+    shift 3
+    out=$("$report" "$@" 2>&1)
+    got=$?
+    if [ "$got" = "$want" ] && printf '%s\n' "$out" | grep -qF -- "$pattern"
+    then
+        pass "$name"
+    else
+        fail "$name"
+        echo "# exit $got (want $want), output:"
+        printf '%s\n' "$out" | head -20 | sed 's/^/#   /'
+        echo "# wanted: $pattern"
+    fi
+}
+
+# The known figures (those of tests/cmd/nodeshare-learn.sh).
+cat >"$tmp/known.json" <<'EOT'
+{ "policy": "mixed", "stripe_margin": -1, "small_job_cores": 0,
+  "fallback_after": -1,
+  "programs": {
+    "P0": { "spread_speedup": 1.30,
+            "slowdown": { "P0": 1.05, "P1": 1.12, "P2": 0.96, "P3": 1.02 } },
+    "P1": { "spread_speedup": 1.10,
+            "slowdown": { "P0": 0.94, "P1": 1.08, "P2": 1.15, "P3": 1.00 } },
+    "P2": { "spread_speedup": 0.90,
+            "slowdown": { "P0": 1.18, "P1": 0.97, "P2": 1.04, "P3": 1.10 } },
+    "P3": { "spread_speedup": 1.05,
+            "slowdown": { "P0": 1.01, "P1": 1.06, "P2": 0.93, "P3": 1.16 } } },
+  "identity": { "patterns": [
+    { "match": "exe1", "program": "P0" }, { "match": "exe2", "program": "P1" },
+    { "match": "exe3", "program": "P2" }, { "match": "exe4", "program": "P3" } ] } }
+EOT
+# Three periods of one cluster, 10 days apart: whole nodes (exclusive),
+# striped alone (spread), pairs (mixed).  Node-sized jobs of 24 cores,
+# the same work per program, submissions 0-400 s apart.
+ok=1
+for spec in exclusive:300:1767225600 spread:300:1768089600 \
+            mixed:1500:1768953600; do
+    p=${spec%%:*} rest=${spec#*:}
+    m=${rest%%:*} epoch=${rest#*:}
+    awk -v e="$epoch" 'BEGIN { srand (7); t = 0;
+      split ("3000 2000 1500 2500", base, " ");
+      print "; MaxNodes: 8"; print "; MaxProcs: 192";
+      print "; UnixStartTime: " e;
+      for (i = 1; i <= 1500; i++) {
+        p = int (rand () * 4) + 1; r = base[p];
+        printf "%d %d -1 %d 24 -1 -1 24 %d -1 1 1 1 %d 1 -1 -1 -1\n",
+               i, t, r, 3 * r, p;
+        t += int (rand () * 400) } }' >"$tmp/$p.swf"
+    if ! "$sim" -q -c "$tmp/known.json" -n 8 -C 24 -p "$p" --max-jobs "$m" \
+            --sacct "$tmp/$p.txt" "$tmp/$p.swf" >"$tmp/$p.out" 2>&1; then
+        ok=0
+        sed 's/^/#   /' "$tmp/$p.out"
+    fi
+done
+[ $ok = 1 ] && pass "nodeshare-sim --sacct: three periods of one cluster" \
+    || fail "nodeshare-sim --sacct"
+dumps="$tmp/exclusive.txt $tmp/spread.txt $tmp/mixed.txt"
+
+# shellcheck disable=SC2086
+"$report" -C 24 -c "$tmp/known.json" --html "$tmp/r.html" \
+    --json-out "$tmp/start.json" $dumps >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && pass "report written (exit 0)" || {
+    fail "report: exit $rc"; sed 's/^/#   /' "$tmp/err"; }
+
+# 1. programs: jobs and core-hours (4 x ~500 jobs, in core-hours order)
+if awk '/^1\. Programs/ { on = 1; next } on && /^$/ { exit }
+        on && $1 ~ /^P[0-3]$/ { n++; j += $2 } END { exit !(n == 4 && j == 2100) }' \
+        "$tmp/out"; then
+    pass "programs: 4 programs, 2100 jobs"
+else
+    fail "programs section"; sed 's/^/#   /' "$tmp/out" | head -12
+fi
+
+# 2. the figures, within 0.03 of the known ones
+cat >"$tmp/want" <<'EOT'
+P0 spread_speedup 1.30
+P0 slowdown:P0 1.05
+P0 slowdown:P1 1.12
+P0 slowdown:P2 0.96
+P0 slowdown:P3 1.02
+P1 spread_speedup 1.10
+P1 slowdown:P0 0.94
+P1 slowdown:P1 1.08
+P1 slowdown:P2 1.15
+P1 slowdown:P3 1.00
+P2 spread_speedup 0.90
+P2 slowdown:P0 1.18
+P2 slowdown:P1 0.97
+P2 slowdown:P2 1.04
+P2 slowdown:P3 1.10
+P3 spread_speedup 1.05
+P3 slowdown:P0 1.01
+P3 slowdown:P1 1.06
+P3 slowdown:P2 0.93
+P3 slowdown:P3 1.16
+EOT
+off=$(awk 'NR == FNR { if ($1 ~ /^P[0-3]$/) got[$1 " " $2] = $3; next }
+           { g = got[$1 " " $2];
+             if (g == "" || g - $3 > 0.03 || $3 - g > 0.03)
+                 printf " %s:%s=%s(want %s)", $1, $2, (g == "" ? "none" : g), $3;
+             else if (g - $3 > worst || $3 - g > worst)
+                 worst = (g > $3 ? g - $3 : $3 - g) }
+           END { printf "|%.4f", worst }' "$tmp/out" "$tmp/want")
+if [ "${off%|*}" = "" ] && grep -q "20 figures learned, 0 left neutral" "$tmp/out"
+then
+    pass "figures: all 20 recovered within 0.03 (worst ${off#*|})"
+else
+    fail "figures off:${off%|*}"
+fi
+
+# 3. the replay: both policies, every job completed, the rows there
+if awk '/^3\. Replay/ { on = 1; next } on && /^$/ { exit }
+        on && $1 == "pack" && $2 == "mixed" { h = 1 }
+        on && /jobs completed/ && $3 == 2100 && $4 == 2100 { c = 1 }
+        on && /mean wait/ { w = 1 } on && /mean bounded slowdown/ { b = 1 }
+        on && /core-hours held/ { u = 1 } on && /killed at their limit/ { k = 1 }
+        END { exit !(h && c && w && b && u && k) }' "$tmp/out"; then
+    pass "replay: pack and mixed, 2100 jobs each, wait, slowdown, core-hours, killed"
+else
+    fail "replay section"; sed -n '/^3\./,/^4\./p' "$tmp/out" | sed 's/^/#   /'
+fi
+
+# 4. every job striped under mixed (stripe_margin -1), whole nodes under
+# pack: all 2100 placed differently, by the stripe rules
+if grep -q "^4\. Placed differently under mixed than under pack: 2100 of 2100 jobs" "$tmp/out" \
+   && grep -q "(stripe-share)" "$tmp/out"; then
+    pass "placed differently: 2100 of 2100, by stripe rules"
+else
+    fail "differences"; sed -n '/^4\./,/^5\./p' "$tmp/out" | sed 's/^/#   /'
+fi
+
+# 5. the nodeshare.json to start with loads as a configuration
+if grep -q '"spread_speedup": 0.9,' "$tmp/start.json" \
+   && "$sim" -q -c "$tmp/start.json" -n 8 -C 24 --max-jobs 50 -p pack,twins \
+        "$tmp/mixed.txt" >/dev/null 2>&1; then
+    pass "--json-out: what nodeshare-learn writes, loads in nodeshare-sim"
+else
+    fail "--json-out"; head -20 "$tmp/start.json" | sed 's/^/#   /'
+fi
+
+# The HTML: one file, charts inline, no script, nothing fetched.
+h="$tmp/r.html"
+if [ -s "$h" ] && grep -q '^<!DOCTYPE html>' "$h" && grep -q '</html>' "$h" \
+   && [ "$(grep -c '<svg' "$h")" -ge 4 ] && ! grep -qi '<script' "$h" \
+   && ! grep -qiE '(src|href)="?(https?:)?//' "$h" \
+   && ! grep -qi '<link' "$h" && ! grep -q '<?xml' "$h"; then
+    pass "HTML: self-contained, $(grep -c '<svg' "$h") inline SVG charts, no script"
+else
+    fail "HTML structure"
+fi
+for s in "1. Programs that run most" "2. Interference figures learned" \
+         "3. Replay of the same jobs" "4. Jobs mixed places differently" \
+         "nodeshare.json to start with"; do
+    grep -qF "$s" "$h" && pass "HTML section: $s" || fail "HTML lacks: $s"
+done
+
+# Shadow records: counted by rule, program and decision; unknown keys
+# are fine; a bad line is named by file and line.
+cat >"$tmp/shadow.jsonl" <<'EOT'
+{"time":1732480000,"job":7,"program":"LAM","cores":24,"policy":"twins","would":"stripe","nodes":"n1,n2","shape":"12+12","rule":"stripe-empty","stock":"n3","differs":true,"why":"LAM gains 1.15 striped"}
+{"time":1732480060,"job":8,"program":"ABQ","cores":24,"policy":"twins","would":"place","nodes":"n3","shape":"24","rule":"pack","stock":"n3","differs":false,"why":"small","extra":[1,2]}
+
+{"time":1732480120,"job":9,"program":"LAM","cores":24,"policy":"twins","would":"stripe","nodes":"n4,n5","shape":"12+12","rule":"stripe-share","stock":"n4","differs":true}
+EOT
+# shellcheck disable=SC2086
+"$report" -q -C 24 -c "$tmp/known.json" --shadow "$tmp/shadow.jsonl" \
+    --html "$tmp/s.html" $dumps >"$tmp/sout" 2>&1
+if grep -q "^5\. Shadow records (1 file): 3 jobs, 2 placed differently from stock (66.7%)" "$tmp/sout" \
+   && grep -qE "by rule stripe-empty +1" "$tmp/sout" \
+   && grep -qE "would stripe +2" "$tmp/sout" \
+   && grep -q "LAM 2/2 ABQ 0/1" "$tmp/sout" \
+   && grep -q "e.g. job 7: LAM gains 1.15 striped" "$tmp/sout" \
+   && grep -qF "5. Shadow records" "$tmp/s.html"; then
+    pass "shadow records: 3 jobs, 2 differ, by rule, decision and program"
+else
+    fail "shadow records"; sed -n '/^5\./,/^6\./p' "$tmp/sout" | sed 's/^/#   /'
+fi
+printf '%s\n' '{"job":1,"differs":true}' '{"job":2,"differs":"yes"}' \
+    >"$tmp/bad1.jsonl"
+expect "shadow: wrong type, file and line" 1 \
+    "bad1.jsonl:2: \"differs\": expected true or false" \
+    -q -C 24 --shadow "$tmp/bad1.jsonl" "$tmp/exclusive.txt"
+printf '%s\n' '{"job":1,"differs":true}' '{"job":2,' >"$tmp/bad2.jsonl"
+expect "shadow: truncated line" 1 "bad2.jsonl:2: not a JSON object" \
+    -q -C 24 --shadow "$tmp/bad2.jsonl" "$tmp/exclusive.txt"
+printf '%s\n' '{"differs":false}' >"$tmp/bad3.jsonl"
+expect "shadow: no job" 1 "bad3.jsonl:1: no \"job\"" \
+    -q -C 24 --shadow "$tmp/bad3.jsonl" "$tmp/exclusive.txt"
+printf '%s\n' '{"job":1,"differs":true} x' >"$tmp/bad4.jsonl"
+expect "shadow: text after the object" 1 "bad4.jsonl:1: text after the JSON object" \
+    -q -C 24 --shadow "$tmp/bad4.jsonl" "$tmp/exclusive.txt"
+expect "shadow: missing file" 1 "nope.jsonl" \
+    -q -C 24 --shadow "$tmp/nope.jsonl" "$tmp/exclusive.txt"
+
+# stdin as a dump (read twice: by the learner and by the replay)
+out=$("$report" -q -C 24 - <"$tmp/exclusive.txt" 2>&1)
+if [ $? = 0 ] && printf '%s\n' "$out" | grep -q "300 jobs from"; then
+    pass "a dump on stdin"
+else
+    fail "stdin: $out"
+fi
+# Progress on stderr unless -q
+if grep -q "nodeshare-report: replayed 2100 jobs under pack" "$tmp/err"; then
+    pass "progress on stderr"
+else
+    fail "progress"; sed 's/^/#   /' "$tmp/err"
+fi
+# The accounting scenario's real dump (tests/slurm/accounting.sh, kept as
+# a fixture): 32 jobs of 4 programs, too few to learn a figure; the
+# replay runs the configuration's figures.
+real="$top_srcdir/tests/traces/sacct-cluster-parity.txt"
+"$report" -q -C 24 -c "$top_srcdir/tests/configs/parity.json" \
+    --html "$tmp/real.html" "$real" >"$tmp/real.out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q "^nodeshare-report: 1 dump, 32 jobs from 2026-11-22 13:56" "$tmp/real.out" \
+   && grep -q "0 figures learned, 16 left neutral" "$tmp/real.out" \
+   && grep -qE "^  LAM +8 " "$tmp/real.out" \
+   && grep -q "^4\. Placed differently under twins than under pack: 31 of 32 jobs" "$tmp/real.out" \
+   && grep -q '<svg' "$tmp/real.html" && ! grep -qi '<script' "$tmp/real.html"; then
+    pass "real sacct dump: 32 jobs, figures left neutral, 31 placed differently, HTML"
+else
+    fail "real sacct dump: exit $rc"; sed 's/^/#   /' "$tmp/real.out" | head -30
+fi
+
+expect "no --cores" 2 "give --cores C" "$tmp/exclusive.txt"
+expect "no dump" 2 "no sacct dump given" -C 24
+expect "bad --policy" 1 "--policy" -C 24 -p nonsense "$tmp/exclusive.txt"
+expect "missing dump" 1 "nope.txt" -C 24 "$tmp/nope.txt"
+expect "--nodes below the dump's nodes" 1 "--nodes 2: the dumps name node number 8" \
+    -q -C 24 -n 2 "$tmp/exclusive.txt"
+expect "help" 0 "Usage: nodeshare-report" --help
+tap_end
