@@ -128,7 +128,8 @@ struct ns_sim {
     int nopen;          /* running jobs that do not hold their nodes
                            whole */
     uint64_t *rbits;    /* scratch of ns_resv_whole: a bit per node */
-    int *rnodes;        /* the nodes it reserves */
+    int *rnodes;        /* the nodes it (or ns_resv_pack) reserves */
+    ns_resv_scratch_t *rx;  /* scratch of ns_resv_pack */
 
     uint64_t *byest;    /* running jobs (ids = indices) sorted by
                            (est_end, index) ... */
@@ -380,6 +381,7 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->outside);
     free (s->rbits);
     free (s->rnodes);
+    ns_resv_scratch_destroy (s->rx);
     free (s->mask);
     free (s->usable);
     ns_placement_destroy (s->pl);
@@ -1186,6 +1188,35 @@ static int reserve_whole (ns_sim_t *s, int head)
     return 0;
 }
 
+/* reserve () under pack, or a sharing policy that places as pack does
+ * (monotone, not closing), while no running job holds its nodes whole:
+ * by ns_resv_pack (), the same nodes and time as ns_place_after () finds,
+ * without taking jobs out of the cluster.  0, or -1 (then
+ * ns_place_after () decides). */
+static int reserve_pack (ns_sim_t *s, int head)
+{
+    int nn = s->conf.nnodes;
+    if (!s->rx && !(s->rx = ns_resv_scratch_create (nn)))
+        return -1;
+    if (!s->rnodes && !(s->rnodes = calloc ((size_t)nn, sizeof (int))))
+        return -1;
+    int cnt;
+    int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, s->byest,
+                          s->byest_end, s->nbyest, s->rx, s->rnodes, &cnt);
+    if (k < 0)
+        return -1;
+    memset (s->outside, 1, nn);
+    if (k > 0) {
+        double end = s->byest_end[k - 1];
+        s->shadow = end > s->now ? end : s->now;
+        for (int i = 0; i < cnt; i++) {
+            s->hmark[s->rnodes[i]] = s->resv_id;
+            s->outside[s->rnodes[i]] = 0;
+        }
+    }
+    return 0;
+}
+
 /* Reservation of the queue head (see the file comment): the earliest
  * estimated end after which the policy places it, releasing running jobs
  * in order of estimated end (ns_place_after), and the nodes it gets.
@@ -1203,6 +1234,9 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     s->shadow = INFINITY;
     int nn = s->conf.nnodes;
     if (s->whole && s->nopen == 0 && reserve_whole (s, head) == 0)
+        return 0;
+    if (s->monotone && !s->closes && s->nopen == s->nbyest
+        && reserve_pack (s, head) == 0)
         return 0;
     memset (s->avoid, 0, nn);
     for (int n = ns_cluster_next_empty (s->c, 0); n >= 0;

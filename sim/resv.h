@@ -29,4 +29,22 @@
 int ns_resv_whole (const ns_cluster_t *c, int width, const uint64_t *order,
                    const double *when, int n, uint64_t *bits, int *nodes);
 
+/* Scratch of ns_resv_pack (): ns_resv_scratch_create (nnodes). */
+typedef struct ns_resv_scratch ns_resv_scratch_t;
+ns_resv_scratch_t *ns_resv_scratch_create (int nnodes);
+void ns_resv_scratch_destroy (ns_resv_scratch_t *x);
+
+/* The reservation of a job of `need` one-CPU tasks placed as stock
+ * packing places it (policy.c pack_take (): the tightest run of nodes
+ * with free cores that holds it, else the largest runs in turn; in a run
+ * the best-fitting single node, else the nodes in order), when no running
+ * job holds its nodes whole and nothing limits the request (no allowed
+ * nodes, memory or cores per node): such a placement succeeds exactly when
+ * enough cores are free.  order, when, n as for ns_resv_whole ().
+ * Returns k >= 1 with nodes[0..*nn-1] the nodes it gets once
+ * order[0..k-1] have ended, or 0 when it never fits.  c is not changed. */
+int ns_resv_pack (const ns_cluster_t *c, int need, const uint64_t *order,
+                  const double *when, int n, ns_resv_scratch_t *x,
+                  int *nodes, int *nn);
+
 #endif /* !NODESHARE_RESV_H */
