@@ -659,6 +659,12 @@ int ns_node_sockets (const ns_cluster_t *c, int node)
     return valid_node (c, node) ? c->nodes[node].sockets : 0;
 }
 
+void ns_cluster_free_cores_all (const ns_cluster_t *c, int *out)
+{
+    for (int i = 0; c && i < c->nnodes; i++)
+        out[i] = c->nodes[i].cores - c->nodes[i].used;
+}
+
 int ns_node_free_cores (const ns_cluster_t *c, int node)
 {
     if (!valid_node (c, node))

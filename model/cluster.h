@@ -131,6 +131,10 @@ int ns_node_runs_program (const ns_cluster_t *c, int node, int program);
  * anything derived from c's state is valid while it stays the same. */
 uint64_t ns_cluster_version (const ns_cluster_t *c);
 
+/* Every node's free cores (cores less those its tenants hold), into
+ * out[0..nnodes-1]. */
+void ns_cluster_free_cores_all (const ns_cluster_t *c, int *out);
+
 /* First empty node with index >= from, or -1. */
 int ns_cluster_next_empty (const ns_cluster_t *c, int from);
 int ns_cluster_nempty (const ns_cluster_t *c);

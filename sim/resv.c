@@ -128,8 +128,7 @@ int ns_resv_pack (const ns_cluster_t *c, int need, const uint64_t *order,
     if (k == n)
         return 0;
     int nnodes = ns_cluster_nnodes (c);
-    for (int i = 0; i < nnodes; i++)
-        x->vfree[i] = ns_node_free_cores (c, i);
+    ns_cluster_free_cores_all (c, x->vfree);
     for (int i = 0; i <= k; i++) {
         int ns;
         const ns_share_t *sh = ns_job_shares_ref (c, order[i], &ns);
