@@ -70,6 +70,7 @@ static void free_shares (struct job *j)
 }
 
 struct ns_cluster {
+    uint64_t version;   /* see ns_cluster_version () */
     int nnodes;
     int max_cores;
     int64_t total_cores;
@@ -98,6 +99,20 @@ struct ns_cluster {
     int jobcap;
     ns_idmap_t index;   /* job id -> index into jobs */
 };
+
+/* Versions are drawn from one sequence for every cluster of the process:
+ * two states of any clusters never share one. */
+static uint64_t version_seq;
+
+static void bump (ns_cluster_t *c)
+{
+    c->version = __atomic_add_fetch (&version_seq, 1, __ATOMIC_RELAXED);
+}
+
+uint64_t ns_cluster_version (const ns_cluster_t *c)
+{
+    return c ? c->version : 0;
+}
 
 /* Levels 2^0 .. 2^k <= cores: more would always be empty. */
 static int levels_for (int cores)
@@ -193,6 +208,7 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     }
     c->max_cores = cores;
     c->total_cores = (int64_t)cores * nnodes;
+    bump (c);
     return c;
 nomem:
     ns_cluster_destroy (c);
@@ -268,6 +284,7 @@ int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
         return ns_error_set (err, EBUSY, "node %d has running jobs", node);
     int old = c->nodes[node].cores;
     c->total_cores += cores - old;
+    bump (c);
     c->nodes[node].cores = cores;
     c->nodes[node].sockets = sockets;
     if (cores > c->max_cores)
@@ -297,6 +314,7 @@ int ns_cluster_set_node_mem (ns_cluster_t *c, int node, int64_t mem,
     if (mem < 0)
         return ns_error_set (err, EINVAL, "node %d: %lld MB of memory", node,
                              (long long)mem);
+    bump (c);
     c->nodes[node].mem = mem;
     return 0;
 }
@@ -356,6 +374,7 @@ int ns_cluster_set_node_weight (ns_cluster_t *c, int node, uint32_t weight,
             c->nweights--;
             break;
         }
+    bump (c);
     c->nodes[node].weight = weight;
     return 0;
 }
@@ -535,6 +554,7 @@ int ns_cluster_add_job_mem (ns_cluster_t *c, uint64_t id, int program,
         update_open (c, shares[i].node);
     }
     c->njobs++;
+    bump (c);
     jb->id = id;
     jb->program = program;
     jb->flags = flags;
@@ -571,6 +591,7 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
             set_empty (c, n, 1);
         update_open (c, n);
     }
+    bump (c);
     free_shares (jb);
     ns_idmap_del (&c->index, id);
     int last = --c->njobs;
@@ -593,6 +614,7 @@ int ns_cluster_set_tenant_hint (ns_cluster_t *c, int k)
         errno = EBUSY;
         return -1;
     }
+    bump (c);
     c->tenant_hint = k;
     return 0;
 }
@@ -635,6 +657,12 @@ int ns_node_cores (const ns_cluster_t *c, int node)
 int ns_node_sockets (const ns_cluster_t *c, int node)
 {
     return valid_node (c, node) ? c->nodes[node].sockets : 0;
+}
+
+void ns_cluster_free_cores_all (const ns_cluster_t *c, int *out)
+{
+    for (int i = 0; c && i < c->nnodes; i++)
+        out[i] = c->nodes[i].cores - c->nodes[i].used;
 }
 
 int ns_node_free_cores (const ns_cluster_t *c, int node)

@@ -126,6 +126,15 @@ int ns_node_tenant_flags (const ns_cluster_t *c, int node, int i);
 /* Does program run on node?  (NS_PROGRAM_UNKNOWN never does.) */
 int ns_node_runs_program (const ns_cluster_t *c, int node, int program);
 
+/* A number that changes with every change of c (jobs added or removed,
+ * nodes set), unique among all clusters of the process: a cache of
+ * anything derived from c's state is valid while it stays the same. */
+uint64_t ns_cluster_version (const ns_cluster_t *c);
+
+/* Every node's free cores (cores less those its tenants hold), into
+ * out[0..nnodes-1]. */
+void ns_cluster_free_cores_all (const ns_cluster_t *c, int *out);
+
 /* First empty node with index >= from, or -1. */
 int ns_cluster_next_empty (const ns_cluster_t *c, int from);
 int ns_cluster_nempty (const ns_cluster_t *c);

@@ -147,6 +147,49 @@ const char *ns_pack_why_name (ns_pack_why_t w)
     return "?";
 }
 
+/* What pack looks at, for one cluster state (ns_cluster_version), of
+ * unrestricted requests (no allowed nodes, no limits, one CPU a task):
+ * the runs of usable nodes, with and without empty nodes, and the
+ * best-fit nodes asked for lately.  Decisions between two changes of the
+ * cluster (a scheduling cycle, a backfill pass, the requests of a
+ * benchmark) then build them once. */
+#define FIT_SLOTS 64
+struct ns_pack_cache {
+    uint64_t version[2];    /* [busy_only]: 0 never matches */
+    int n[2];
+    int *start[2], *end[2], *cpus[2];
+    struct fit {
+        uint64_t version;
+        int busy_only, from, to, need, node;
+    } fit[FIT_SLOTS];
+};
+
+static void pack_cache_free (struct ns_pack_cache *pc)
+{
+    if (!pc)
+        return;
+    for (int b = 0; b < 2; b++)
+        free (pc->start[b]);
+    free (pc);
+}
+
+static struct ns_pack_cache *pack_cache_create (int cap)
+{
+    struct ns_pack_cache *pc = calloc (1, sizeof (*pc));
+    if (!pc)
+        return NULL;
+    for (int b = 0; b < 2; b++) {
+        pc->start[b] = calloc ((size_t)cap * 3, sizeof (int));
+        if (!pc->start[b]) {
+            pack_cache_free (pc);
+            return NULL;
+        }
+        pc->end[b] = pc->start[b] + cap;
+        pc->cpus[b] = pc->start[b] + 2 * (size_t)cap;
+    }
+    return pc;
+}
+
 ns_placement_t *ns_placement_create (int cap)
 {
     if (cap < 1) {
@@ -160,7 +203,10 @@ ns_placement_t *ns_placement_create (int cap)
     pl->scratch = calloc ((size_t)cap * 4, sizeof (int));
     pl->order = calloc ((size_t)cap, sizeof (long long));
     pl->tier = calloc ((size_t)cap, 1);
-    if (!pl->shares || !pl->scratch || !pl->order || !pl->tier) {
+    pl->cache = pack_cache_create (cap);
+    if (!pl->shares || !pl->scratch || !pl->order || !pl->tier
+        || !pl->cache) {
+        pack_cache_free (pl->cache);
         free (pl->shares);
         free (pl->scratch);
         free (pl->order);
@@ -180,6 +226,7 @@ void ns_placement_destroy (ns_placement_t *pl)
         free (pl->scratch);
         free (pl->order);
         free (pl->tier);
+        pack_cache_free (pl->cache);
         free (pl);
     }
     errno = saved;
@@ -508,11 +555,57 @@ static int pack_avail (const struct decide *d, int n, int busy_only)
     return room (d, n) / cpt * cpt;
 }
 
+/* Are the pack cache's entries this request's (see ns_pack_cache)? */
+static int pack_cached (const struct decide *d)
+{
+    return d->pl->cache && !d->mask && !d->limp
+           && d->req->cpus_per_task == 1;
+}
+
 static void pack_runs (const struct decide *d, int busy_only, struct runs *r)
 {
-    r->n = ns_cluster_runs (d->c, d->mask, busy_only,
-                            d->req->cpus_per_task, d->limp, r->start, r->end,
-                            r->cpus);
+    if (!pack_cached (d)) {
+        r->n = ns_cluster_runs (d->c, d->mask, busy_only,
+                                d->req->cpus_per_task, d->limp, r->start,
+                                r->end, r->cpus);
+        return;
+    }
+    struct ns_pack_cache *pc = d->pl->cache;
+    uint64_t v = ns_cluster_version (d->c);
+    if (pc->version[busy_only] != v) {
+        pc->n[busy_only] = ns_cluster_runs (d->c, NULL, busy_only, 1, NULL,
+                                            pc->start[busy_only],
+                                            pc->end[busy_only],
+                                            pc->cpus[busy_only]);
+        pc->version[busy_only] = v;
+    }
+    /* pack_take () spends the runs' cpus: a copy */
+    r->n = pc->n[busy_only];
+    size_t sz = sizeof (int) * (size_t)r->n;
+    memcpy (r->start, pc->start[busy_only], sz);
+    memcpy (r->end, pc->end[busy_only], sz);
+    memcpy (r->cpus, pc->cpus[busy_only], sz);
+}
+
+/* ns_cluster_best_fit () through the pack cache when it applies. */
+static int pack_best_fit (const struct decide *d, int busy_only, int from,
+                          int to, int need)
+{
+    if (!pack_cached (d))
+        return ns_cluster_best_fit (d->c, d->mask, busy_only,
+                                    d->req->cpus_per_task, d->limp, from, to,
+                                    need);
+    uint64_t v = ns_cluster_version (d->c);
+    unsigned h = ((unsigned)need * 31u + (unsigned)from * 7u
+                  + (unsigned)busy_only) % FIT_SLOTS;
+    struct fit *f = &d->pl->cache->fit[h];
+    if (f->version == v && f->busy_only == busy_only && f->from == from
+        && f->to == to && f->need == need)
+        return f->node;
+    int node = ns_cluster_best_fit (d->c, NULL, busy_only, 1, NULL, from, to,
+                                    need);
+    *f = (struct fit){ v, busy_only, from, to, need, node };
+    return node;
 }
 
 /* The tightest run that still holds rem (earliest on ties), or -1. */
@@ -549,9 +642,7 @@ static void pack_from_run (struct decide *d, const struct runs *r, int b,
                            int busy_only, int *rem)
 {
     ns_placement_t *pl = d->pl;
-    int fit = ns_cluster_best_fit (d->c, d->mask, busy_only,
-                                   d->req->cpus_per_task, d->limp,
-                                   r->start[b], r->end[b], *rem);
+    int fit = pack_best_fit (d, busy_only, r->start[b], r->end[b], *rem);
     int from = fit >= 0 ? fit : r->start[b];
     int to = fit >= 0 ? fit : r->end[b];
     for (int n = from; n <= to && *rem > 0; n++) {
@@ -641,14 +732,33 @@ static int pack (struct decide *d)
     return pack_take (d, 0) && (max <= 0 || d->found <= max);
 }
 
-/* Insertion sort for the usual handful of nodes. */
-static void sort_shares (ns_share_t *s, int n)
+/* Shares in node order (their cores are not set yet): insertion sort for
+ * the usual handful of nodes, else a bitmap of the nodes in pl's scratch
+ * (nodes are distinct), read back in order. */
+static void sort_shares (ns_placement_t *pl, int n)
 {
-    int sorted = 1;
-    for (int i = 1; i < n && sorted; i++)
-        sorted = s[i - 1].node < s[i].node;
+    ns_share_t *s = pl->shares;
+    int sorted = 1, top = n > 0 ? s[0].node : 0;
+    for (int i = 1; i < n; i++) {
+        sorted &= s[i - 1].node < s[i].node;
+        if (s[i].node > top)
+            top = s[i].node;
+    }
     if (sorted)
         return;     /* the usual case: nodes were taken in index order */
+    int nwords = top / 64 + 1;
+    if (n > 16 && (size_t)nwords * sizeof (uint64_t)
+                      <= (size_t)pl->cap * 4 * sizeof (int)) {
+        uint64_t *bits = (uint64_t *)(void *)pl->scratch;
+        memset (bits, 0, sizeof (*bits) * (size_t)nwords);
+        for (int i = 0; i < n; i++)
+            bits[s[i].node >> 6] |= 1ULL << (s[i].node & 63);
+        int k = 0;
+        for (int w = 0; w < nwords; w++)
+            for (uint64_t word = bits[w]; word; word &= word - 1)
+                s[k++].node = (w << 6) + __builtin_ctzll (word);
+        return;
+    }
     if (n > 16) {
         qsort (s, n, sizeof (*s), by_node);
         return;
@@ -678,7 +788,7 @@ static void fill_cores (struct decide *d)
         pl->n = d->width;
         return;
     }
-    sort_shares (pl->shares, d->width);
+    sort_shares (pl, d->width);
     int fixed = r->ntasks_per_node > 0 && r->nodes == 0 && !r->nodelist;
     int rich = r->ntasks - (d->tasks_hi - 1) * d->width;
     int left = r->ntasks;

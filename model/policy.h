@@ -158,6 +158,8 @@ typedef struct {
     int *scratch;       /* private: 4 x cap ints for pack's node runs */
     unsigned char *tier; /* private: cap bytes, the nodes of a weight tier */
     long long *order;   /* private: cap entries to order them */
+    struct ns_pack_cache *cache; /* private: pack's runs and best-fit
+                                    nodes of the last cluster state */
 } ns_placement_t;
 
 /* Room for up to cap nodes (use the cluster's node count). */

@@ -23,6 +23,7 @@
 
 #include "engine.h"
 #include "nsutil.h"
+#include "resv.h"
 
 #define EPS 1e-7
 #define QBLOCK 64
@@ -103,6 +104,12 @@ struct ns_sim {
     uint64_t *qlive;    /* per block: bit i set when position
                            QBLOCK * block + i holds a queued job */
     int bntcap, bestcap, blivecap;
+    /* A min-tree over the blocks (leaf b at tn + b, dead blocks INT_MAX
+     * and INFINITY): a scan finds the next block where a job may start
+     * in O(log blocks), however many blocks it jumps. */
+    int *tnt;
+    double *test;
+    int tn;
     int monotone;       /* exclusive, spread, pack (cacheable): if a
                            request of n tasks fails, or fits only on the
                            reserved nodes, so does any larger one */
@@ -115,6 +122,14 @@ struct ns_sim {
     int closes;         /* the policy holds whole nodes (exclusive, spread):
                            a job then needs ceil(tasks / cores) empty
                            nodes */
+    int whole;          /* closes, identical nodes, no seed: reservations
+                           are counted (ns_resv_whole) while every
+                           running job holds its nodes whole */
+    int nopen;          /* running jobs that do not hold their nodes
+                           whole */
+    uint64_t *rbits;    /* scratch of ns_resv_whole: a bit per node */
+    int *rnodes;        /* the nodes it (or ns_resv_pack) reserves */
+    ns_resv_scratch_t *rx;  /* scratch of ns_resv_pack */
 
     uint64_t *byest;    /* running jobs (ids = indices) sorted by
                            (est_end, index) ... */
@@ -255,6 +270,22 @@ static int set_machine (ns_sim_t *s, ns_error_t *err)
     return 0;
 }
 
+/* The failure records of policies blind to the program (s->fast). */
+static int fast_create (ns_sim_t *s)
+{
+    int64_t total = ns_cluster_total_cores (s->c);
+    s->nfast = total < 65536 ? (int)total + 1 : 65536;
+    s->fast = malloc (sizeof (*s->fast) * s->nfast);
+    if (!s->fast) {
+        s->nfast = 0;
+        return -1;
+    }
+    for (int i = 0; i < s->nfast; i++)
+        s->fast[i] = (struct failkey){ (uint64_t)i << 32, UINT64_MAX,
+                                       UINT64_MAX };
+    return 0;
+}
+
 ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
 {
     ns_sim_t *s = calloc (1, sizeof (*s));
@@ -300,18 +331,20 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
      * tasks. */
     s->monotone = s->cacheable
                   && (s->closes || conf->policy.kind == NS_POLICY_PACK);
-    s->tmin_resv = -1;
-    if (s->cacheable && !s->program_matters) {
-        int64_t total = ns_cluster_total_cores (s->c);
-        s->nfast = total < 65536 ? (int)total + 1 : 65536;
-        s->fast = malloc (sizeof (*s->fast) * s->nfast);
-        if (!s->fast) {
+    s->whole = s->cacheable && s->closes;
+    if (s->whole) {
+        s->rbits = calloc ((size_t)(conf->nnodes + 63) / 64,
+                           sizeof (*s->rbits));
+        s->rnodes = calloc ((size_t)conf->nnodes, sizeof (*s->rnodes));
+        if (!s->rbits || !s->rnodes) {
             ns_error_set (err, ENOMEM, "out of memory");
             goto fail;
         }
-        for (int i = 0; i < s->nfast; i++)
-            s->fast[i] = (struct failkey){ (uint64_t)i << 32, UINT64_MAX,
-                                           UINT64_MAX };
+    }
+    s->tmin_resv = -1;
+    if (s->cacheable && !s->program_matters && fast_create (s) < 0) {
+        ns_error_set (err, ENOMEM, "out of memory");
+        goto fail;
     }
     s->resv_head = -1;
     s->bf_head = -1;
@@ -336,6 +369,8 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->qest);
     free (s->bmin_nt);
     free (s->bmin_est);
+    free (s->tnt);
+    free (s->test);
     free (s->qlive);
     free (s->fast);
     free (s->byest);
@@ -344,6 +379,9 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->hmark);
     free (s->avoid);
     free (s->outside);
+    free (s->rbits);
+    free (s->rnodes);
+    ns_resv_scratch_destroy (s->rx);
     free (s->mask);
     free (s->usable);
     ns_placement_destroy (s->pl);
@@ -351,6 +389,84 @@ void ns_sim_destroy (ns_sim_t *s)
     ns_cluster_destroy (s->c);
     free (s);
     errno = saved;
+}
+
+/* ---- the block tree (see tnt) ---- */
+
+static void tree_pull (ns_sim_t *s, int i)
+{
+    int l = 2 * i, r = l + 1;
+    s->tnt[i] = s->tnt[l] < s->tnt[r] ? s->tnt[l] : s->tnt[r];
+    s->test[i] = s->test[l] < s->test[r] ? s->test[l] : s->test[r];
+}
+
+/* Room for nblocks leaves; rebuilt from the blocks. */
+static int tree_grow (ns_sim_t *s, int nblocks)
+{
+    if (nblocks <= s->tn)
+        return 0;
+    int tn = s->tn ? s->tn : 64;
+    while (tn < nblocks)
+        tn *= 2;
+    int *nt = realloc (s->tnt, sizeof (*nt) * 2 * (size_t)tn);
+    if (!nt)
+        return -1;
+    s->tnt = nt;
+    double *est = realloc (s->test, sizeof (*est) * 2 * (size_t)tn);
+    if (!est)
+        return -1;
+    s->test = est;
+    s->tn = tn;
+    int used = (s->qend + QBLOCK - 1) / QBLOCK;
+    for (int b = 0; b < tn; b++) {
+        int live = b < used && s->qlive[b];
+        s->tnt[tn + b] = live ? s->bmin_nt[b] : INT_MAX;
+        s->test[tn + b] = live ? s->bmin_est[b] : INFINITY;
+    }
+    for (int i = tn - 1; i >= 1; i--)
+        tree_pull (s, i);
+    return 0;
+}
+
+/* Block b's leaf from bmin_nt, bmin_est and qlive, and its ancestors. */
+static void tree_fix (ns_sim_t *s, int b)
+{
+    int i = s->tn + b;
+    s->tnt[i] = s->qlive[b] ? s->bmin_nt[b] : INT_MAX;
+    s->test[i] = s->qlive[b] ? s->bmin_est[b] : INFINITY;
+    for (i >>= 1; i >= 1; i >>= 1) {
+        int nt = s->tnt[i];
+        double est = s->test[i];
+        tree_pull (s, i);
+        if (s->tnt[i] == nt && s->test[i] == est)
+            break;      /* the ancestors do not change either */
+    }
+}
+
+/* The first block from b on that may hold a job able to start: one of
+ * at most fits tasks, and of at most outside tasks or estimated to run at
+ * most lim; -1 if none.  The minima of a subtree rule it out for every
+ * block under it. */
+static int tree_next (const ns_sim_t *s, int b, int64_t fits,
+                      int64_t outside, double lim)
+{
+    if (b >= s->tn)
+        return -1;
+    int i = s->tn + b;
+    for (;;) {
+        if (!(s->tnt[i] > fits || (s->tnt[i] > outside && s->test[i] > lim))) {
+            if (i >= s->tn)
+                return i - s->tn;
+            i = 2 * i;
+            continue;
+        }
+        while (i & 1) {
+            if (i == 1)
+                return -1;
+            i >>= 1;
+        }
+        i++;
+    }
 }
 
 int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
@@ -372,7 +488,8 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
         || ns_grow (&s->bmin_est, &s->bestcap, s->jobcap / QBLOCK + 1,
                     sizeof (*s->bmin_est), 64) < 0
         || ns_grow (&s->qlive, &s->blivecap, s->jobcap / QBLOCK + 1,
-                    sizeof (*s->qlive), 64) < 0)
+                    sizeof (*s->qlive), 64) < 0
+        || tree_grow (s, s->jobcap / QBLOCK + 1) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
@@ -598,6 +715,8 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     memcpy (jb->shares, pl->shares, sizeof (ns_share_t) * pl->n);
     jb->nshares = pl->n;
     jb->flags = pl->flags;
+    if (!(pl->flags & NS_JOB_CLOSES_NODES))
+        s->nopen++;
     jb->cores = 0;
     jb->held = 0;
     for (int i = 0; i < pl->n; i++) {
@@ -660,6 +779,8 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     if (ns_cluster_remove_job (s->c, (uint64_t)j, err) < 0)
         return -1;
     byest_remove (s, j);
+    if (!(jb->flags & NS_JOB_CLOSES_NODES))
+        s->nopen--;
     s->held -= jb->held;
     jb->out.state = NS_SJ_DONE;
     jb->out.end = s->now;
@@ -1016,6 +1137,7 @@ static void block_update (ns_sim_t *s, int b)
     }
     s->bmin_nt[b] = mn;
     s->bmin_est[b] = me;
+    tree_fix (s, b);
 }
 
 /* Leave a tombstone at pos; the head moves past tombstones. */
@@ -1035,6 +1157,68 @@ static void drop_never (ns_sim_t *s, int j)
     s->done++;
 }
 
+/* reserve () when every running job holds its nodes whole (s->whole):
+ * counted by ns_resv_whole (), the same nodes and time as
+ * ns_place_after () finds.  0, or -1 when the head's shape is unknown
+ * (then ns_place_after () decides). */
+static int reserve_whole (ns_sim_t *s, int head)
+{
+    struct sj *jb = &s->jobs[head];
+    if (!jb->shape_known) {
+        ns_request_t r;
+        fill_request (s, head, &r);
+        if (ns_place_shape (s->c, &s->conf.policy, s->conf.model, &r,
+                            &jb->shape_w, &jb->shape_s, NULL) < 0)
+            return -1;
+        jb->shape_known = 1;
+    }
+    int width = jb->shape_w;
+    if (width < 1 || width > s->conf.nnodes
+        || jb->shape_s > ns_cluster_max_cores (s->c))
+        return -1;
+    memset (s->outside, 1, s->conf.nnodes);
+    int k = ns_resv_whole (s->c, width, s->byest, s->byest_end, s->nbyest,
+                           s->rbits, s->rnodes);
+    if (k > 0) {
+        double end = s->byest_end[k - 1];
+        s->shadow = end > s->now ? end : s->now;
+        for (int i = 0; i < width; i++) {
+            s->hmark[s->rnodes[i]] = s->resv_id;
+            s->outside[s->rnodes[i]] = 0;
+        }
+    }
+    return 0;
+}
+
+/* reserve () under pack, or a sharing policy that places as pack does
+ * (monotone, not closing), while no running job holds its nodes whole:
+ * by ns_resv_pack (), the same nodes and time as ns_place_after () finds,
+ * without taking jobs out of the cluster.  0, or -1 (then
+ * ns_place_after () decides). */
+static int reserve_pack (ns_sim_t *s, int head)
+{
+    int nn = s->conf.nnodes;
+    if (!s->rx && !(s->rx = ns_resv_scratch_create (nn)))
+        return -1;
+    if (!s->rnodes && !(s->rnodes = calloc ((size_t)nn, sizeof (int))))
+        return -1;
+    int cnt;
+    int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, s->byest,
+                          s->byest_end, s->nbyest, s->rx, s->rnodes, &cnt);
+    if (k < 0)
+        return -1;
+    memset (s->outside, 1, nn);
+    if (k > 0) {
+        double end = s->byest_end[k - 1];
+        s->shadow = end > s->now ? end : s->now;
+        for (int i = 0; i < cnt; i++) {
+            s->hmark[s->rnodes[i]] = s->resv_id;
+            s->outside[s->rnodes[i]] = 0;
+        }
+    }
+    return 0;
+}
+
 /* Reservation of the queue head (see the file comment): the earliest
  * estimated end after which the policy places it, releasing running jobs
  * in order of estimated end (ns_place_after), and the nodes it gets.
@@ -1051,6 +1235,11 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     s->resv_id++;
     s->shadow = INFINITY;
     int nn = s->conf.nnodes;
+    if (s->whole && s->nopen == 0 && reserve_whole (s, head) == 0)
+        return 0;
+    if (s->monotone && !s->closes && s->nopen == s->nbyest
+        && reserve_pack (s, head) == 0)
+        return 0;
     memset (s->avoid, 0, nn);
     for (int n = ns_cluster_next_empty (s->c, 0); n >= 0;
          n = ns_cluster_next_empty (s->c, n + 1))
@@ -1212,9 +1401,14 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                     lim = s->shadow - s->now + EPS;
                 }
                 int b = pos / QBLOCK;
-                if (s->bmin_nt[b] > fits
-                    || (s->bmin_nt[b] > outside && s->bmin_est[b] > lim)) {
-                    pos += QBLOCK - 1;
+                int next = tree_next (s, b, fits, outside, lim);
+                if (next != b) {
+                    /* to the next block that may hold one, or past the
+                     * end */
+                    pos = next < 0
+                              ? (s->qend + QBLOCK - 1) / QBLOCK * QBLOCK
+                              : next * QBLOCK;
+                    pos--;
                     continue;
                 }
             }
@@ -1358,6 +1552,7 @@ static void enqueue (ns_sim_t *s, int j)
         s->bmin_nt[b] = k;
     if (pos % QBLOCK == 0 || s->qest[pos] < s->bmin_est[b])
         s->bmin_est[b] = s->qest[pos];
+    tree_fix (s, b);
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)
         s->stats.first_submit = s->now;
@@ -1388,6 +1583,13 @@ static void check_governed (ns_sim_t *s)
             > 1.0 + pol->stripe_margin)
             return;
     s->conf.policy.ungoverned = 1;
+    /* A sharing policy then places every job as pack does, whatever its
+     * program (design.md section 2): its decisions are pack's, cached by
+     * task count and monotone. */
+    if (s->cacheable && s->program_matters && fast_create (s) == 0) {
+        s->program_matters = 0;
+        s->monotone = 1;
+    }
 }
 
 int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)

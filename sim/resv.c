@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* resv.c - EASY reservations counted instead of tried (see resv.h) */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "resv.h"
+
+int ns_resv_whole (const ns_cluster_t *c, int width, const uint64_t *order,
+                   const double *when, int n, uint64_t *bits, int *nodes)
+{
+    int empty = ns_cluster_nempty (c);
+    int released = 0, k = 0;
+    /* Each node has at most one tenant: a job's end empties its nodes.
+     * A try comes only after the last of the jobs ending together. */
+    for (; k < n; k++) {
+        int ns;
+        const ns_share_t *sh = ns_job_shares_ref (c, order[k], &ns);
+        if (sh)
+            released += ns;
+        if (when && k + 1 < n && when[k + 1] == when[k])
+            continue;
+        if (empty + released >= width)
+            break;
+    }
+    if (k == n)
+        return 0;
+    /* Released nodes first, in index order, then the nodes empty now. */
+    for (int i = 0; i <= k; i++) {
+        int ns;
+        const ns_share_t *sh = ns_job_shares_ref (c, order[i], &ns);
+        for (int s = 0; sh && s < ns; s++)
+            bits[sh[s].node >> 6] |= 1ULL << (sh[s].node & 63);
+    }
+    int got = 0, nwords = (ns_cluster_nnodes (c) + 63) / 64;
+    for (int w = 0; w < nwords; w++) {
+        uint64_t word = bits[w];
+        bits[w] = 0;
+        while (word && got < width) {
+            nodes[got++] = (w << 6) + __builtin_ctzll (word);
+            word &= word - 1;
+        }
+    }
+    for (int nd = ns_cluster_next_empty (c, 0); nd >= 0 && got < width;
+         nd = ns_cluster_next_empty (c, nd + 1))
+        nodes[got++] = nd;
+    return k + 1;
+}
+
+struct ns_resv_scratch {
+    int *vfree;             /* per node: free cores once the jobs ended */
+    int *start, *end, *cpus, *need; /* runs of nodes with free cores */
+    long long *heap;
+};
+
+ns_resv_scratch_t *ns_resv_scratch_create (int nnodes)
+{
+    ns_resv_scratch_t *x = calloc (1, sizeof (*x));
+    if (!x)
+        return NULL;
+    size_t runs = (size_t)nnodes / 2 + 1;
+    x->vfree = calloc ((size_t)nnodes, sizeof (int));
+    x->start = calloc (runs * 4, sizeof (int));
+    x->heap = calloc (runs, sizeof (long long));
+    if (!x->vfree || !x->start || !x->heap) {
+        ns_resv_scratch_destroy (x);
+        return NULL;
+    }
+    x->end = x->start + runs;
+    x->cpus = x->start + 2 * runs;
+    x->need = x->start + 3 * runs;
+    return x;
+}
+
+void ns_resv_scratch_destroy (ns_resv_scratch_t *x)
+{
+    if (!x)
+        return;
+    free (x->vfree);
+    free (x->start);
+    free (x->heap);
+    free (x);
+}
+
+/* As policy.c: the tightest run that still holds rem (earliest on ties). */
+static int tightest (const int *cpus, int nr, int rem)
+{
+    int best = -1;
+    for (int i = 0; i < nr; i++)
+        if (cpus[i] >= rem && (best < 0 || cpus[i] < cpus[best]))
+            best = i;
+    return best;
+}
+
+static void sift (long long *h, int n, int i)
+{
+    long long v = h[i];
+    for (;;) {
+        int ch = 2 * i + 1;
+        if (ch >= n)
+            break;
+        if (ch + 1 < n && h[ch + 1] > h[ch])
+            ch++;
+        if (h[ch] <= v)
+            break;
+        h[i] = h[ch];
+        i = ch;
+    }
+    h[i] = v;
+}
+
+int ns_resv_pack (const ns_cluster_t *c, int need, const uint64_t *order,
+                  const double *when, int n, ns_resv_scratch_t *x,
+                  int *nodes, int *nn)
+{
+    int64_t free = ns_cluster_total_cores (c) - ns_cluster_used_cores (c);
+    int k = 0;
+    *nn = 0;
+    for (; k < n; k++) {
+        int ns;
+        const ns_share_t *sh = ns_job_shares_ref (c, order[k], &ns);
+        for (int s = 0; sh && s < ns; s++)
+            free += sh[s].cores;
+        if (when && k + 1 < n && when[k + 1] == when[k])
+            continue;
+        if (free >= need)
+            break;
+    }
+    if (k == n)
+        return 0;
+    int nnodes = ns_cluster_nnodes (c);
+    ns_cluster_free_cores_all (c, x->vfree);
+    for (int i = 0; i <= k; i++) {
+        int ns;
+        const ns_share_t *sh = ns_job_shares_ref (c, order[i], &ns);
+        for (int s = 0; sh && s < ns; s++)
+            x->vfree[sh[s].node] += sh[s].cores;
+    }
+    /* runs of consecutive nodes with free cores */
+    int nr = 0;
+    for (int i = 0; i < nnodes; i++) {
+        if (x->vfree[i] <= 0)
+            continue;
+        if (nr > 0 && x->end[nr - 1] == i - 1) {
+            x->end[nr - 1] = i;
+            x->cpus[nr - 1] = x->cpus[nr - 1] > INT_MAX - x->vfree[i]
+                                  ? INT_MAX : x->cpus[nr - 1] + x->vfree[i];
+        }
+        else {
+            x->start[nr] = x->end[nr] = i;
+            x->cpus[nr] = x->vfree[i];
+            nr++;
+        }
+    }
+    int rem = need;
+    for (int i = 0; i < nr; i++)
+        x->need[i] = 0;
+    int b = tightest (x->cpus, nr, rem);
+    if (b < 0) {
+        long long *heap = x->heap;
+        int nh = nr;
+        for (int i = 0; i < nr; i++)
+            heap[i] = ((long long)x->cpus[i] << 32) | (unsigned)(INT_MAX - i);
+        for (int i = nh / 2 - 1; i >= 0; i--)
+            sift (heap, nh, i);
+        while (nh > 0 && b < 0) {
+            int l = INT_MAX - (int)(heap[0] & 0xffffffff);
+            heap[0] = heap[--nh];
+            sift (heap, nh, 0);
+            if (x->cpus[l] >= rem)
+                b = tightest (x->cpus, nr, rem);
+            else {
+                x->need[l] = rem;
+                rem -= x->cpus[l];
+                x->cpus[l] = 0;
+            }
+        }
+        if (b < 0)
+            return -1;      /* cannot happen: free >= need */
+    }
+    x->need[b] = rem;
+    for (int r = 0; r < nr; r++) {
+        int left = x->need[r];
+        if (left <= 0)
+            continue;
+        /* the best-fitting single node (lowest index on ties) */
+        int fit = -1, fit_free = 0;
+        for (int i = x->start[r]; i <= x->end[r]; i++) {
+            int a = x->vfree[i];
+            if (a >= left && (fit < 0 || a < fit_free)) {
+                fit = i;
+                fit_free = a;
+                if (a == left)
+                    break;
+            }
+        }
+        int from = fit >= 0 ? fit : x->start[r];
+        int to = fit >= 0 ? fit : x->end[r];
+        for (int i = from; i <= to && left > 0; i++) {
+            int a = x->vfree[i];
+            if (a <= 0)
+                continue;
+            nodes[(*nn)++] = i;
+            left -= a < left ? a : left;
+        }
+    }
+    return k + 1;
+}

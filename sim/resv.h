@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* resv.h - EASY reservations counted instead of tried
+ *
+ * ns_place_after () finds the head's reservation by taking running jobs
+ * out of the cluster one by one and asking the policy after each.  When
+ * every running job holds its nodes whole (exclusive, spread) on
+ * identical nodes, the policy places a job needing `width` nodes exactly
+ * when that many nodes are empty, and takes the empty nodes that are busy
+ * now before the ones empty now, each group in index order: the answer
+ * can be counted from the jobs' node lists without changing the cluster.
+ */
+#ifndef NODESHARE_RESV_H
+#define NODESHARE_RESV_H
+
+#include <stdint.h>
+
+#include "cluster.h"
+
+/* The reservation of a job needing `width` empty nodes, when every
+ * running job of c holds its nodes whole and every node can hold the
+ * job's slot: order[0..n-1] are running jobs in the order they are
+ * estimated to end, when[] (may be NULL) their estimated ends (jobs with
+ * equal when[] end together).  Returns k >= 1 when the job fits once
+ * order[0..k-1] have ended, nodes[0..width-1] then holding the nodes
+ * ns_place () would give it with the nodes empty now avoided (those
+ * released first, then those empty now, each in index order); 0 when it
+ * never fits.  bits: (nnodes + 63) / 64 words, zero on entry and on
+ * return. */
+int ns_resv_whole (const ns_cluster_t *c, int width, const uint64_t *order,
+                   const double *when, int n, uint64_t *bits, int *nodes);
+
+/* Scratch of ns_resv_pack (): ns_resv_scratch_create (nnodes). */
+typedef struct ns_resv_scratch ns_resv_scratch_t;
+ns_resv_scratch_t *ns_resv_scratch_create (int nnodes);
+void ns_resv_scratch_destroy (ns_resv_scratch_t *x);
+
+/* The reservation of a job of `need` one-CPU tasks placed as stock
+ * packing places it (policy.c pack_take (): the tightest run of nodes
+ * with free cores that holds it, else the largest runs in turn; in a run
+ * the best-fitting single node, else the nodes in order), when no running
+ * job holds its nodes whole and nothing limits the request (no allowed
+ * nodes, memory or cores per node): such a placement succeeds exactly when
+ * enough cores are free.  order, when, n as for ns_resv_whole ().
+ * Returns k >= 1 with nodes[0..*nn-1] the nodes it gets once
+ * order[0..k-1] have ended, or 0 when it never fits.  c is not changed. */
+int ns_resv_pack (const ns_cluster_t *c, int need, const uint64_t *order,
+                  const double *when, int n, ns_resv_scratch_t *x,
+                  int *nodes, int *nn);
+
+#endif /* !NODESHARE_RESV_H */
