@@ -23,6 +23,7 @@
 
 #include "engine.h"
 #include "nsutil.h"
+#include "qtree.h"
 #include "resv.h"
 
 #define EPS 1e-7
@@ -104,12 +105,9 @@ struct ns_sim {
     uint64_t *qlive;    /* per block: bit i set when position
                            QBLOCK * block + i holds a queued job */
     int bntcap, bestcap, blivecap;
-    /* A min-tree over the blocks (leaf b at tn + b, dead blocks INT_MAX
-     * and INFINITY): a scan finds the next block where a job may start
-     * in O(log blocks), however many blocks it jumps. */
-    int *tnt;
-    double *test;
-    int tn;
+    /* A min-tree over the blocks (qtree.h): a scan finds the next block
+     * where a job may start in O(log blocks), however many it passes. */
+    ns_qtree_t tree;
     int monotone;       /* exclusive, spread, pack (cacheable): if a
                            request of n tasks fails, or fits only on the
                            reserved nodes, so does any larger one */
@@ -369,8 +367,7 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->qest);
     free (s->bmin_nt);
     free (s->bmin_est);
-    free (s->tnt);
-    free (s->test);
+    ns_qtree_free (&s->tree);
     free (s->qlive);
     free (s->fast);
     free (s->byest);
@@ -391,82 +388,13 @@ void ns_sim_destroy (ns_sim_t *s)
     errno = saved;
 }
 
-/* ---- the block tree (see tnt) ---- */
-
-static void tree_pull (ns_sim_t *s, int i)
-{
-    int l = 2 * i, r = l + 1;
-    s->tnt[i] = s->tnt[l] < s->tnt[r] ? s->tnt[l] : s->tnt[r];
-    s->test[i] = s->test[l] < s->test[r] ? s->test[l] : s->test[r];
-}
-
-/* Room for nblocks leaves; rebuilt from the blocks. */
-static int tree_grow (ns_sim_t *s, int nblocks)
-{
-    if (nblocks <= s->tn)
-        return 0;
-    int tn = s->tn ? s->tn : 64;
-    while (tn < nblocks)
-        tn *= 2;
-    int *nt = realloc (s->tnt, sizeof (*nt) * 2 * (size_t)tn);
-    if (!nt)
-        return -1;
-    s->tnt = nt;
-    double *est = realloc (s->test, sizeof (*est) * 2 * (size_t)tn);
-    if (!est)
-        return -1;
-    s->test = est;
-    s->tn = tn;
-    int used = (s->qend + QBLOCK - 1) / QBLOCK;
-    for (int b = 0; b < tn; b++) {
-        int live = b < used && s->qlive[b];
-        s->tnt[tn + b] = live ? s->bmin_nt[b] : INT_MAX;
-        s->test[tn + b] = live ? s->bmin_est[b] : INFINITY;
-    }
-    for (int i = tn - 1; i >= 1; i--)
-        tree_pull (s, i);
-    return 0;
-}
-
-/* Block b's leaf from bmin_nt, bmin_est and qlive, and its ancestors. */
+/* Block b's leaf of the tree from bmin_nt, bmin_est and qlive. */
 static void tree_fix (ns_sim_t *s, int b)
 {
-    int i = s->tn + b;
-    s->tnt[i] = s->qlive[b] ? s->bmin_nt[b] : INT_MAX;
-    s->test[i] = s->qlive[b] ? s->bmin_est[b] : INFINITY;
-    for (i >>= 1; i >= 1; i >>= 1) {
-        int nt = s->tnt[i];
-        double est = s->test[i];
-        tree_pull (s, i);
-        if (s->tnt[i] == nt && s->test[i] == est)
-            break;      /* the ancestors do not change either */
-    }
-}
-
-/* The first block from b on that may hold a job able to start: one of
- * at most fits tasks, and of at most outside tasks or estimated to run at
- * most lim; -1 if none.  The minima of a subtree rule it out for every
- * block under it. */
-static int tree_next (const ns_sim_t *s, int b, int64_t fits,
-                      int64_t outside, double lim)
-{
-    if (b >= s->tn)
-        return -1;
-    int i = s->tn + b;
-    for (;;) {
-        if (!(s->tnt[i] > fits || (s->tnt[i] > outside && s->test[i] > lim))) {
-            if (i >= s->tn)
-                return i - s->tn;
-            i = 2 * i;
-            continue;
-        }
-        while (i & 1) {
-            if (i == 1)
-                return -1;
-            i >>= 1;
-        }
-        i++;
-    }
+    if (s->qlive[b])
+        ns_qtree_set (&s->tree, b, s->bmin_nt[b], s->bmin_est[b]);
+    else
+        ns_qtree_set (&s->tree, b, INT_MAX, INFINITY);
 }
 
 int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
@@ -489,7 +417,9 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
                     sizeof (*s->bmin_est), 64) < 0
         || ns_grow (&s->qlive, &s->blivecap, s->jobcap / QBLOCK + 1,
                     sizeof (*s->qlive), 64) < 0
-        || tree_grow (s, s->jobcap / QBLOCK + 1) < 0)
+        || ns_qtree_grow (&s->tree, s->jobcap / QBLOCK + 1,
+                          (s->qend + QBLOCK - 1) / QBLOCK, s->bmin_nt,
+                          s->bmin_est, s->qlive) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
@@ -1401,7 +1331,7 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                     lim = s->shadow - s->now + EPS;
                 }
                 int b = pos / QBLOCK;
-                int next = tree_next (s, b, fits, outside, lim);
+                int next = ns_qtree_next (&s->tree, b, fits, outside, lim);
                 if (next != b) {
                     /* to the next block that may hold one, or past the
                      * end */

@@ -81,7 +81,8 @@ if [ $write = 1 ]; then
     # keep the sums of traces missing here
     if [ -f "$list" ]; then
         awk 'NR == FNR { have[$2] = 1; next } !($2 in have)' \
-            "$tmp/sums" "$list" >>"$tmp/sums"
+            "$tmp/sums" "$list" >"$tmp/kept"
+        cat "$tmp/kept" >>"$tmp/sums"
     fi
     sort -k 2 "$tmp/sums" >"$list"
 fi
