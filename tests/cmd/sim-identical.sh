@@ -6,7 +6,9 @@
 # gives it) and the table, the JSON and the CSV it writes have the
 # SHA-256 listed in tests/golden/sim-identical.sha256.  The JSON's
 # wall_s and peak_rss_mb lines (measurements of the run, not of the
-# schedule) are left out of its sum.  The traces are looked for in
+# schedule) are left out of its sum, and an empty object is written as {}
+# whichever way json-c prints it (json-c 0.16 on Debian 12 spreads it
+# over two lines, 0.18 on Debian 13 does not).  The traces are looked for in
 # $NS_TRACES, else ../shared/traces beside the source tree; a missing
 # trace is skipped.  RICC (447,794 jobs, every policy: about 15 s of CPU)
 # runs only with NS_SIM_FULL=1 (`make bench` sets it); `make check` (also
@@ -40,7 +42,8 @@ replay () {
         sed 's/^/#   /' "$tmp/err"
         return
     fi
-    grep -v '"wall_s":\|"peak_rss_mb":' "$tmp/out.json" >"$tmp/out.sched"
+    grep -v '"wall_s":\|"peak_rss_mb":' "$tmp/out.json" \
+        | sed -e ':a' -e 'N' -e '$!ba' -e 's/{\n *}/{}/g' >"$tmp/out.sched"
     for f in txt sched csv; do
         sum=$(sha256sum <"$tmp/out.$f" | cut -d ' ' -f 1)
         echo "$sum $name.$f" >>"$tmp/sums"
