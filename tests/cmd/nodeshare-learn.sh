@@ -10,41 +10,16 @@ sim="$top_builddir/nodeshare-sim"
 learn="$top_builddir/nodeshare-learn"
 
 # expect NAME STATUS PATTERN ARGS...: exit status and a fixed string in
-# the combined output.
+# the combined output (tap.sh's expect_out).
 expect () {
-    name=$1 want=$2 pattern=$3
+    e_name=$1 e_want=$2 e_pattern=$3
     shift 3
-    out=$("$learn" "$@" 2>&1)
-    got=$?
-    if [ "$got" = "$want" ] && printf '%s\n' "$out" | grep -qF -- "$pattern"
-    then
-        pass "$name"
-    else
-        fail "$name"
-        echo "# exit $got (want $want), output:"
-        printf '%s\n' "$out" | head -20 | sed 's/^/#   /'
-        echo "# wanted: $pattern"
-    fi
+    expect_out "$e_name" "$e_want" "$e_pattern" "$learn" "$@"
 }
 
 # The known matrix.  stripe_margin -1 stripes every program, also P2
 # whose speedup is below 1, so that the history shows all figures.
-cat >"$tmp/known.json" <<'EOT'
-{ "policy": "mixed", "stripe_margin": -1, "small_job_cores": 0,
-  "fallback_after": -1,
-  "programs": {
-    "P0": { "spread_speedup": 1.30,
-            "slowdown": { "P0": 1.05, "P1": 1.12, "P2": 0.96, "P3": 1.02 } },
-    "P1": { "spread_speedup": 1.10,
-            "slowdown": { "P0": 0.94, "P1": 1.08, "P2": 1.15, "P3": 1.00 } },
-    "P2": { "spread_speedup": 0.90,
-            "slowdown": { "P0": 1.18, "P1": 0.97, "P2": 1.04, "P3": 1.10 } },
-    "P3": { "spread_speedup": 1.05,
-            "slowdown": { "P0": 1.01, "P1": 1.06, "P2": 0.93, "P3": 1.16 } } },
-  "identity": { "patterns": [
-    { "match": "exe1", "program": "P0" }, { "match": "exe2", "program": "P1" },
-    { "match": "exe3", "program": "P2" }, { "match": "exe4", "program": "P3" } ] } }
-EOT
+cp "$top_srcdir/tests/cmd/known.json" "$tmp/known.json"
 # 1500 node-sized jobs (24 cores), programs drawn, the same work per
 # program (repeated production inputs), submissions 0-400 s apart.
 awk 'BEGIN { srand (7); t = 0; split ("3000 2000 1500 2500", base, " ");

@@ -13,40 +13,15 @@ sim="$top_builddir/nodeshare-sim"
 report="$top_builddir/nodeshare-report"
 
 # expect NAME STATUS PATTERN ARGS...: exit status and a fixed string in
-# the combined output.
+# the combined output (tap.sh's expect_out).
 expect () {
-    name=$1 want=$2 pattern=$3
+    e_name=$1 e_want=$2 e_pattern=$3
     shift 3
-    out=$("$report" "$@" 2>&1)
-    got=$?
-    if [ "$got" = "$want" ] && printf '%s\n' "$out" | grep -qF -- "$pattern"
-    then
-        pass "$name"
-    else
-        fail "$name"
-        echo "# exit $got (want $want), output:"
-        printf '%s\n' "$out" | head -20 | sed 's/^/#   /'
-        echo "# wanted: $pattern"
-    fi
+    expect_out "$e_name" "$e_want" "$e_pattern" "$report" "$@"
 }
 
-# The known figures (those of tests/cmd/nodeshare-learn.sh).
-cat >"$tmp/known.json" <<'EOT'
-{ "policy": "mixed", "stripe_margin": -1, "small_job_cores": 0,
-  "fallback_after": -1,
-  "programs": {
-    "P0": { "spread_speedup": 1.30,
-            "slowdown": { "P0": 1.05, "P1": 1.12, "P2": 0.96, "P3": 1.02 } },
-    "P1": { "spread_speedup": 1.10,
-            "slowdown": { "P0": 0.94, "P1": 1.08, "P2": 1.15, "P3": 1.00 } },
-    "P2": { "spread_speedup": 0.90,
-            "slowdown": { "P0": 1.18, "P1": 0.97, "P2": 1.04, "P3": 1.10 } },
-    "P3": { "spread_speedup": 1.05,
-            "slowdown": { "P0": 1.01, "P1": 1.06, "P2": 0.93, "P3": 1.16 } } },
-  "identity": { "patterns": [
-    { "match": "exe1", "program": "P0" }, { "match": "exe2", "program": "P1" },
-    { "match": "exe3", "program": "P2" }, { "match": "exe4", "program": "P3" } ] } }
-EOT
+# The known figures (tests/cmd/known.json, as nodeshare-learn.sh).
+cp "$top_srcdir/tests/cmd/known.json" "$tmp/known.json"
 # Three periods of one cluster, 10 days apart: whole nodes (exclusive),
 # striped alone (spread), pairs (mixed).  Node-sized jobs of 24 cores,
 # the same work per program, submissions 0-400 s apart.

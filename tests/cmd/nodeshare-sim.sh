@@ -7,22 +7,12 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cmd/tap.sh"
 sim="$top_builddir/nodeshare-sim"
 
-# expect NAME STATUS PATTERN ARGS...: run, check exit status and that the
-# combined output contains PATTERN (a fixed string).
+# expect NAME STATUS PATTERN ARGS...: exit status and a fixed string in
+# the combined output (tap.sh's expect_out).
 expect () {
-    name=$1 want=$2 pattern=$3
+    e_name=$1 e_want=$2 e_pattern=$3
     shift 3
-    out=$("$sim" -q "$@" 2>&1)
-    got=$?
-    if [ "$got" = "$want" ] && printf '%s\n' "$out" | grep -qF -- "$pattern"
-    then
-        pass "$name"
-    else
-        fail "$name"
-        echo "# exit $got (want $want), output:"
-        printf '%s\n' "$out" | head -20 | sed 's/^/#   /'
-        echo "# wanted: $pattern"
-    fi
+    expect_out "$e_name" "$e_want" "$e_pattern" "$sim" -q "$@"
 }
 
 swf () {  # 18 fields: id submit wait run procs ... req_procs req_time ...
