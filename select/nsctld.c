@@ -524,6 +524,21 @@ static int rebuild (ns_error_t *err)
     return 0;
 }
 
+/* The model as slurmctld's state is now: rebuilt when something changed
+ * that the incremental updates do not follow, or every REBUILD_EVERY
+ * seconds.  0, or -1 (err set; the next call tries again). */
+static int model_current (ns_error_t *err)
+{
+    if (!S.dirty && S.nnodes == node_record_count
+        && time (NULL) - S.built <= REBUILD_EVERY)
+        return 0;
+    if (rebuild (err) < 0) {
+        S.dirty = 1;
+        return -1;
+    }
+    return 0;
+}
+
 /* Pending jobs that are cancelled never reach job_fini and rebuilds may
  * be rare: forget jobs that left slurmctld once the memo clearly holds
  * more than the jobs there are. */
@@ -822,6 +837,17 @@ static void log_once (ns_jobinfo_t *ji, const char *line)
     info ("nodeshare: %s", line);
 }
 
+/* log_once (HEAD -> the nodes of BITMAP). */
+static void log_once_nodes (ns_jobinfo_t *ji, const char *head,
+                            bitstr_t *bitmap)
+{
+    char *names = bitmap2node_name (bitmap);
+    char *line = xstrdup_printf ("%s -> %s", head, names);
+    log_once (ji, line);
+    xfree (line);
+    xfree (names);
+}
+
 static void log_error_once (const job_record_t *job, const char *what)
 {
     char *line = xstrdup_printf ("JobId=%u: %s; stock cons_tres places it",
@@ -845,14 +871,12 @@ static int explain_head_len (const char *explain)
 static void log_stock (ns_jobinfo_t *ji, const ns_placement_t *pl,
                        bitstr_t *bitmap)
 {
-    char *names = bitmap2node_name (bitmap);
     char *line = xstrdup_printf (
-        "%.*splaced by cons_tres as stock Slurm would (%s%s%s) -> %s",
+        "%.*splaced by cons_tres as stock Slurm would (%s%s%s)",
         explain_head_len (pl->explain), pl->explain, ns_rule_name (pl->rule),
-        pl->why ? ": " : "", ns_pack_why_name (pl->why), names);
-    log_once (ji, line);
+        pl->why ? ": " : "", ns_pack_why_name (pl->why));
+    log_once_nodes (ji, line, bitmap);
     xfree (line);
-    xfree (names);
 }
 
 static int is_striped (const ns_placement_t *pl)
@@ -1069,7 +1093,6 @@ static const char *beyond_limits (const struct call *c,
 static int decide_now (const struct call *c, ns_jobinfo_t *ji,
                        const ns_request_t *r, int *waits)
 {
-    char *names = NULL;
     ns_placement_t *pl = S.pl;
     int rc;
 
@@ -1079,11 +1102,7 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
         if (rc == SLURM_SUCCESS) {
             ji->placed = 1;
             ji->flags = pl->flags;
-            names = bitmap2node_name (c->bitmap);
-            char *line = xstrdup_printf ("%s -> %s", pl->explain, names);
-            log_once (ji, line);
-            xfree (line);
-            xfree (names);
+            log_once_nodes (ji, pl->explain, c->bitmap);
             return rc;
         }
         /* The floor: slurmctld knows more than the model (memory, cores
@@ -1105,13 +1124,11 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
         if (rc == SLURM_SUCCESS) {
             ji->placed = 1;
             ji->flags = NS_JOB_PACKED;
-            names = bitmap2node_name (c->bitmap);
             char *line = xstrdup_printf ("%s; %s: placed by cons_tres as "
-                                         "stock Slurm would -> %s",
-                                         pl->explain, why, names);
-            log_once (ji, line);
+                                         "stock Slurm would", pl->explain,
+                                         why);
+            log_once_nodes (ji, line, c->bitmap);
             xfree (line);
-            xfree (names);
         }
         return rc;
     }
@@ -1282,10 +1299,7 @@ static int decide (const struct call *c, int run_now, int *waits)
     ns_request_t r;
     job_record_t *job = c->job;
 
-    if ((S.dirty || S.nnodes != node_record_count
-         || time (NULL) - S.built > REBUILD_EVERY)
-        && rebuild (&err) < 0) {
-        S.dirty = 1;
+    if (model_current (&err) < 0) {
         log_error_once (job, err.text);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
@@ -1324,13 +1338,11 @@ static int decide (const struct call *c, int run_now, int *waits)
                         ? NS_JOB_CLOSES_NODES : NS_JOB_PACKED;
         int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         if (run_now && rc == SLURM_SUCCESS) {
-            char *names = bitmap2node_name (c->bitmap);
             char *line = xstrdup_printf ("JobId=%u asks for %s: placed by "
-                                         "cons_tres as asked -> %s",
-                                         job->job_id, why, names);
-            log_once (ji, line);
+                                         "cons_tres as asked", job->job_id,
+                                         why);
+            log_once_nodes (ji, line, c->bitmap);
             xfree (line);
-            xfree (names);
         }
         return rc;
     }
@@ -1531,10 +1543,7 @@ static int shadow_test (const struct call *c, int run_now)
     }
     struct would w = { .what = "stock", .line = "", .placed = 0 };
     ns_jobinfo_t *ji = NULL;
-    if ((S.dirty || S.nnodes != node_record_count
-         || time (NULL) - S.built > REBUILD_EVERY)
-        && rebuild (&err) < 0) {
-        S.dirty = 1;
+    if (model_current (&err) < 0) {
         snprintf (w.line, sizeof (w.line), "JobId=%u: %s", job->job_id,
                   err.text);
     }

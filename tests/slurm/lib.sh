@@ -128,6 +128,18 @@
 #                                Values are cut at the first space.
 #   ns_job_nodes_cpus JOBID      "NODES CPU_IDS" lines from
 #                                `scontrol show job -d`, e.g. "ns[1-2] 0-11"
+#   ns_poll SECONDS CMD...       runs CMD (output discarded) 5 times a
+#                                second until it succeeds; 1 if it never did
+#   ns_all_state STATE JOBID...  0 when every job's JobState is STATE
+#   ns_wait_running SECONDS JOBID...
+#                                ns_poll until every job is RUNNING
+#   ns_twins_config WHO [FIRST [LAST]]
+#                                a nodeshare.json: policy twins,
+#                                fallback_after 0, LAM (lmp*, a twin
+#                                slowdown) and ABQ (abq*); FIRST: members
+#                                put first (each followed by a comma),
+#                                LAST: members put last (each preceded by
+#                                one); "// written by WHO" above it
 #   ns_sbatch ARGS...            sbatch --parsable -D $NS_CLUSTER_DIR/work
 #                                ARGS, prints the job id only.  (Plain
 #                                sbatch writes slurm-N.out into the cwd,
@@ -1172,6 +1184,48 @@ ns_job_field () {   # JOBID FIELD
     printf '%s\n' "$rec" | tr ' ' '\n' | awk -v f="$2" '
         index($0, f "=") == 1 { print substr($0, length(f) + 2); found = 1; exit }
         END { exit !found }'
+}
+
+ns_poll () {   # SECONDS CMD...
+    local lim t
+    lim=$1; shift
+    t=0
+    while [ "$t" -lt $((lim * 5)) ]; do
+        "$@" >/dev/null 2>&1 && return 0
+        sleep 0.2
+        t=$((t + 1))
+    done
+    return 1
+}
+
+ns_all_state () {   # STATE JOBID...
+    local want j
+    want=$1; shift
+    for j in "$@"; do
+        [ "$(ns_job_field "$j" JobState)" = "$want" ] || return 1
+    done
+}
+
+ns_wait_running () {   # SECONDS JOBID...
+    local lim
+    lim=$1; shift
+    ns_poll "$lim" ns_all_state RUNNING "$@"
+}
+
+ns_twins_config () {   # WHO [FIRST [LAST]]
+    cat <<EOF
+// written by $1
+{ ${2:-}
+  "policy": "twins",
+  "fallback_after": 0,
+  "programs": {
+    "LAM": { "spread_speedup": 1.147, "slowdown": { "LAM": 1.024 } },
+    "ABQ": { "spread_speedup": 1.255 }
+  },
+  "identity": { "patterns": [ { "match": "lmp*", "program": "LAM" },
+                              { "match": "abq*", "program": "ABQ" } ] }${3:-}
+}
+EOF
 }
 
 ns_job_nodes_cpus () {   # JOBID

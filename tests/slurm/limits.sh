@@ -35,47 +35,11 @@ NS_SLURM_CONF_EXTRA="SchedulerParameters=batch_sched_delay=0,bf_interval=1
 DefMemPerCPU=100"
 export NS_REALMEMORY NS_SELECTTYPEPARAMS NS_SLURM_CONF_EXTRA
 
-config () {
-    cat <<EOF
-// written by tests/slurm/limits.sh
-{
-  "policy": "twins",
-  "fallback_after": 0,
-  "programs": {
-    "LAM": { "spread_speedup": 1.147, "slowdown": { "LAM": 1.024 } },
-    "ABQ": { "spread_speedup": 1.255 }
-  },
-  "identity": { "patterns": [ { "match": "lmp*", "program": "LAM" },
-                              { "match": "abq*", "program": "ABQ" } ] }
-}
-EOF
-}
-
 sub () {   # PROG [SBATCH ARGS]: a 10-minute job running PROG
     local prog
     prog=$1; shift
     ns_sbatch -D "$NS_CLUSTER_DIR/work" -o /dev/null -t 10 "$@" \
         --wrap "exec $scratch/bin/$prog 600"
-}
-
-running () {   # JOBID...: all RUNNING
-    local j
-    for j in "$@"; do
-        [ "$(ns_job_field "$j" JobState)" = RUNNING ] || return 1
-    done
-}
-
-# wait_running SECONDS JOBID...: until all run (or the time is up).
-wait_running () {
-    local lim t
-    lim=$1; shift
-    t=0
-    while [ "$t" -lt $((lim * 5)) ]; do
-        running "$@" && return 0
-        sleep 0.2
-        t=$((t + 1))
-    done
-    return 1
 }
 
 # state JOBID...: "STATE:NODES:CPUS:MEM" per job (MEM: the mem of its
@@ -103,7 +67,7 @@ row_mem () {
     b=$(sub abq_std -n 24 --mem=60000)
     c=$(sub abq_std -n 24 --mem=60000)
     d=$(sub lmp_serial -n 24 --mem=60000)
-    wait_running 15 $a $b $c $d
+    ns_wait_running 15 $a $b $c $d
     state $a $b $c $d
 }
 
@@ -111,10 +75,10 @@ row_busymem () {
     local x y a b
     x=$(sub lmp_serial -n 1 -w ns1 --mem=62000)
     y=$(sub lmp_serial -n 1 -w ns2 --mem=62000)
-    wait_running 15 $x $y
+    ns_wait_running 15 $x $y
     a=$(sub lmp_serial -n 24 --mem-per-cpu=500)
     b=$(sub abq_std -n 24 --mem-per-cpu=500)
-    wait_running 15 $a $b
+    ns_wait_running 15 $a $b
     state $a $b
     echo "$a $b" >"$scratch/busymem.ids.$side"
 }
@@ -124,7 +88,7 @@ row_maxnodes () {
     partition MaxNodes=1
     a=$(sub lmp_serial -n 24)
     b=$(sub abq_std -n 24)
-    wait_running 15 $a $b
+    ns_wait_running 15 $a $b
     state $a $b
 }
 
@@ -132,14 +96,14 @@ row_maxcpus () {
     local a
     partition MaxCPUsPerNode=8
     a=$(sub lmp_serial -n 24)
-    wait_running 15 $a
+    ns_wait_running 15 $a
     state $a
 }
 
 row_mincpus () {
     local a
     a=$(sub lmp_serial -n 24 --mincpus=24)
-    wait_running 15 $a
+    ns_wait_running 15 $a
     state $a
 }
 
@@ -160,7 +124,7 @@ run_side () {   # SIDE: stock or nodeshare; writes $scratch/SIDE.ROW
     if [ "$side" = nodeshare ]; then
         NS_PLUGINDIR=$scratch/plugins
         NS_SELECTTYPE=select/cons_tres_nodeshare
-        config >"$NS_CLUSTER_DIR/nodeshare.json"
+        ns_twins_config tests/slurm/limits.sh >"$NS_CLUSTER_DIR/nodeshare.json"
     else
         unset NS_PLUGINDIR
         NS_SELECTTYPE=select/cons_tres

@@ -53,22 +53,6 @@ DefMemPerCPU=100
 ReturnToService=1"
 export NS_REALMEMORY NS_SELECTTYPEPARAMS NS_SLURM_CONF_EXTRA
 
-config () {
-    cat <<EOF
-// written by tests/slurm/nodes.sh
-{
-  "policy": "twins",
-  "fallback_after": 0,
-  "programs": {
-    "LAM": { "spread_speedup": 1.147, "slowdown": { "LAM": 1.024 } },
-    "ABQ": { "spread_speedup": 1.255 }
-  },
-  "identity": { "patterns": [ { "match": "lmp*", "program": "LAM" },
-                              { "match": "abq*", "program": "ABQ" } ] }
-}
-EOF
-}
-
 # The node configurations: NS_NODE_CONF_1..4 for each.
 T24="CPUs=24 Sockets=2 CoresPerSocket=12 ThreadsPerCore=1"
 T12="CPUs=12 Sockets=2 CoresPerSocket=6 ThreadsPerCore=1"
@@ -123,26 +107,6 @@ sub () {   # PROG [SBATCH ARGS]: a 10-minute job running PROG
     prog=$1; shift
     ns_sbatch -D "$NS_CLUSTER_DIR/work" -o /dev/null -t 10 "$@" \
         --wrap "exec $scratch/bin/$prog 600"
-}
-
-running () {   # JOBID...: all RUNNING
-    local j
-    for j in "$@"; do
-        [ "$(ns_job_field "$j" JobState)" = RUNNING ] || return 1
-    done
-}
-
-# wait_running SECONDS JOBID...: until all run (or the time is up).
-wait_running () {
-    local lim t
-    lim=$1; shift
-    t=0
-    while [ "$t" -lt $((lim * 5)) ]; do
-        running "$@" && return 0
-        sleep 0.2
-        t=$((t + 1))
-    done
-    return 1
 }
 
 # hosts NODELIST: "ns1+ns2" (empty: "-")
@@ -206,7 +170,7 @@ row_resv () {
         sed -n 's/^ *NodeName=\(ns[0-9]*\) CoreIDs=\(.*\)$/\1=\2/p' |
         tr '\n' ';')
     a=$(sub lmp_serial -n 24)
-    wait_running 30 $a
+    ns_wait_running 30 $a
     printf '%s| resv=%s job=%s' "$(state $a)" "${r%;}" "$(cpus $a)"
     scancel $a
     for n in r1 r2; do
@@ -229,7 +193,7 @@ row_drained () {
     a=$(sub lmp_serial -n 24)
     b=$(sub abq_std -n 24)
     c=$(sub lmp_serial -n 24)
-    wait_running 30 $a $b $c
+    ns_wait_running 30 $a $b $c
     state $a $b $c
     scancel $a $b $c
     resume ns1
@@ -253,7 +217,7 @@ leaves () {
 row_down () {
     local a b x s0 left ds
     a=$(sub lmp_serial -n 24)
-    wait_running 30 $a
+    ns_wait_running 30 $a
     state $a
     x=$(hosts "$(ns_job_field "$a" NodeList)")
     x=${x%%+*}
@@ -262,7 +226,7 @@ row_down () {
     ds=$(sinfo -h -n "$x" -o %t)
     b=$(sub abq_std -n 24)
     left=$(leaves "$s0" $a 30)
-    wait_running 30 $b
+    ns_wait_running 30 $b
     state $b
     printf '| down=%s left=%s node=%s' "$x" "$left" "$ds"
     scancel $a $b
@@ -272,7 +236,7 @@ row_down () {
 row_constraint () {
     local a
     a=$(sub lmp_serial -C fast -n 24)
-    wait_running 30 $a
+    ns_wait_running 30 $a
     state $a
     scancel $a
 }
@@ -280,7 +244,7 @@ row_constraint () {
 row_weights () {
     local a
     a=$(sub lmp_serial -n 24)
-    wait_running 30 $a
+    ns_wait_running 30 $a
     state $a
     scancel $a
 }
@@ -289,9 +253,9 @@ row_bigmem () {
     local a b d
     a=$(sub lmp_serial -n 24)
     b=$(sub abq_std -n 24)
-    wait_running 30 $a $b
+    ns_wait_running 30 $a $b
     d=$(sub lmp_serial -C bigmem -N 1 -n 24)
-    wait_running 30 $d
+    ns_wait_running 30 $d
     state $a $b $d
     scancel $a $b $d
 }
@@ -301,9 +265,9 @@ row_bigmem3 () {
     a=$(sub lmp_serial -n 24)
     b=$(sub abq_std -n 24)
     c=$(sub lmp_serial -n 24)
-    wait_running 30 $a $b $c
+    ns_wait_running 30 $a $b $c
     d=$(sub lmp_serial -C bigmem -N 1 -n 24)
-    wait_running 30 $d
+    ns_wait_running 30 $d
     state $a $b $c $d
     scancel $a $b $c $d
 }
@@ -311,7 +275,7 @@ row_bigmem3 () {
 row_ht () {
     local a
     a=$(sub lmp_serial -n 24)
-    wait_running 30 $a
+    ns_wait_running 30 $a
     printf '%s| cpus=%s' "$(state $a)" "$(cpus $a)"
     scancel $a
 }
@@ -322,7 +286,7 @@ row_hetero () {
     b=$(sub abq_std -n 12)
     c=$(sub abq_std -n 24)
     d=$(sub lmp_serial -n 12)
-    wait_running 30 $a $b $c $d
+    ns_wait_running 30 $a $b $c $d
     state $a $b $c $d
     scancel $a $b $c $d
 }
@@ -353,7 +317,8 @@ run_side () {   # SIDE: stock or nodeshare; writes $scratch/SIDE.ROW
         NS_CLUSTER_DIR=$scratch/cluster.$side.$conf
         export NS_CLUSTER_DIR
         mkdir -p "$NS_CLUSTER_DIR"
-        [ "$side" = nodeshare ] && config >"$NS_CLUSTER_DIR/nodeshare.json"
+        [ "$side" = nodeshare ] && ns_twins_config tests/slurm/nodes.sh \
+            >"$NS_CLUSTER_DIR/nodeshare.json"
         nodeconf $conf
         ns_cluster_start 4 24
         tap_ok $? "[$side] $conf cluster ($NS_NODE_CONF_1 / $NS_NODE_CONF_3 ...) starts" ||

@@ -92,7 +92,7 @@ log () {
 reconfigure_to () {
     good_config "$@" >"$NS_CLUSTER_DIR/nodeshare.json"
     ns_cluster_reconfigure
-    wait_until 10 log_has "nodeshare: reloaded: policy $1, stripe_width 2, max_cotenants 2, fallback_after ${2:-0}"
+    ns_poll 10 log_has "nodeshare: reloaded: policy $1, stripe_width 2, max_cotenants 2, fallback_after ${2:-0}"
     tap_ok $? "[$tp] reconfigured: policy $1, fallback_after ${2:-0}"
 }
 
@@ -150,19 +150,6 @@ reason_of () {
         "nodeshare: "*) echo "$c" ;;
         *) squeue -h -j "$1" -o '%R' 2>/dev/null ;;
     esac
-}
-
-# wait_until SECONDS CMD...: poll CMD every 0.2 s.
-wait_until () {
-    local lim t
-    lim=$1; shift
-    t=0
-    while [ "$t" -lt $((lim * 5)) ]; do
-        "$@" >/dev/null 2>&1 && return 0
-        sleep 0.2
-        t=$((t + 1))
-    done
-    return 1
 }
 
 has_lines () {   # COUNT FILE: FILE has at least COUNT node names
@@ -231,7 +218,7 @@ striping () {
         "[$tp]   squeue: 4 jobs RUNNING"
 
     e=$(sub lmp_serial -n 24)
-    wait_until 10 reason_matches "$e" '^\(Resources\)$'
+    ns_poll 10 reason_matches "$e" '^\(Resources\)$'
     tap_ok $? "[$tp] a fifth job waits for resources, as under stock: $(reason_of "$e")"
     clean_slate
 }
@@ -261,7 +248,7 @@ small () {
     all_running () {
         [ "$(squeue -h -t RUNNING -o %i | wc -l | tr -d ' ')" = 42 ]
     }
-    wait_until 60 all_running
+    ns_poll 60 all_running
     tap_ok $? "[$tp] 40 one-core jobs all run beside them ($(squeue -h -t RUNNING -o %i | wc -l | tr -d ' ') running)"
     tap_is "$(squeue -h -t PENDING -o %i | wc -l | tr -d ' ')" 0 "[$tp]   nothing pending"
     tap_is "$(sinfo -h -o '%C' | cut -d/ -f1)" 88 "[$tp]   88 of 96 CPUs allocated"
@@ -274,7 +261,7 @@ small () {
         subplain lmp_serial -w "${spec% *}" -n "${spec#* }" >/dev/null
     done
     all3 () { [ "$(squeue -h -t RUNNING -o %i | wc -l | tr -d ' ')" = 3 ]; }
-    wait_until 20 all3
+    ns_poll 20 all3
     s1=$(subplain abq_std -n 1)
     ns_wait_job_state "$s1" RUNNING 20
     tap_is "$(nodes_of "$s1")" ns1 \
@@ -315,7 +302,7 @@ twins () {
     ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
     tap_ok $? "[$tp] two LAM jobs $a $b run"
     c=$(sub lmp_serial -n 24)
-    wait_until 15 reason_matches "$c" '^\(?nodeshare: waits \(twin\)'
+    ns_poll 15 reason_matches "$c" '^\(?nodeshare: waits \(twin\)'
     tap_ok $? "[$tp] a third LAM job waits for a non-twin pair: $(reason_of "$c")"
     tap_is "$(ns_job_field "$c" JobState)" PENDING "[$tp]   it is PENDING"
     if ! _ns_version_ge "$(ns_slurm_version)" 23.02; then
@@ -331,7 +318,7 @@ twins () {
     tap_like "$why" "^$c PENDING .*nodeshare: waits \\(twin\\)" \
         "[$tp]   nodeshare-why $c as user nobody: $why"
     # Backfill reserves the pair that frees up first for it.
-    wait_until 15 test -n "$(ns_job_field "$c" SchedNodeList)"
+    ns_poll 15 test -n "$(ns_job_field "$c" SchedNodeList)"
     sched=$(ns_job_field "$c" SchedNodeList)
     tap_is "$sched" "$(nodes_of "$a")" "[$tp]   backfill reserves $sched for it (where $a ends first)"
     # An ABQ job that would still run when $a ends (15 min against 10):
@@ -365,7 +352,7 @@ keep () {
         "[$tp] LAM $a and ABQ $b striped 12+12"
     pa=$(nodes_of "$a") pb=$(nodes_of "$b")
     c=$(sub abq_std -n 24)
-    wait_until 15 reason_matches "$c" '^\(?nodeshare: waits \(twin\)'
+    ns_poll 15 reason_matches "$c" '^\(?nodeshare: waits \(twin\)'
     tap_ok $? "[$tp] ABQ job $c waits: not beside LAM, not beside ABQ: $(reason_of "$c")"
     # nodes by their names, as Slurm calls them
     refused="; refused twin 2 nodes ($(scontrol show hostnames "$pb" | tr '\n' ' ' | sed 's/ $//')), pairing 2 nodes ($(scontrol show hostnames "$pa" | tr '\n' ' ' | sed 's/ $//'))"
@@ -419,14 +406,14 @@ backfill () {
     ns_wait_job_state "$j3" RUNNING 20
     tap_is "$(nodes_of "$j3")" "$p2" "[$tp] J3 LAM $j3 joins J2's pair $p2"
     j4=$(sub lmp_serial -n 24)
-    wait_until 15 reason_matches "$j4" '^\(?nodeshare: waits \(twin\)'
+    ns_poll 15 reason_matches "$j4" '^\(?nodeshare: waits \(twin\)'
     tap_ok $? "[$tp] J4 LAM $j4 waits (twin): $(reason_of "$j4")"
     j5=$(sub lsdyna -n 24 -t 1)
     ns_wait_job_state "$j5" RUNNING 30
     tap_ok $? "[$tp] J5 LSD $j5 (1 min) starts: $(ns_job_field "$j5" JobState) StartTime=$(ns_job_field "$j5" StartTime) SchedNodeList=$(ns_job_field "$j5" SchedNodeList) Reason=$(reason_of "$j5")"
     tap_is "$(nodes_of "$j5")" "$p1" "[$tp]   beside J1 on $p1"
     tap_is "$(ns_job_field "$j4" JobState)" PENDING "[$tp]   J4 still waits"
-    wait_until 15 test -n "$(ns_job_field "$j4" SchedNodeList)"
+    ns_poll 15 test -n "$(ns_job_field "$j4" SchedNodeList)"
     tap_is "$(ns_job_field "$j4" SchedNodeList)" "$p1" \
         "[$tp]   backfill reserves J1's pair $p1 for J4"
     # The will-run answer for J4 is when J1 ends, not "now" (cons_tres
@@ -451,7 +438,7 @@ backfill () {
     ns_wait_job_state "$j3" RUNNING 20
     tap_ok $? "[$tp] J1 $j1, J2 $j2, J3 $j3 run"
     j4=$(sub lmp_serial -n 24)
-    wait_until 15 reason_matches "$j4" '^\(?nodeshare: waits \(twin\)'
+    ns_poll 15 reason_matches "$j4" '^\(?nodeshare: waits \(twin\)'
     tap_ok $? "[$tp] J4 LAM $j4 waits (twin): $(reason_of "$j4")"
     j5=$(sub lsdyna -n 24 -t 1)
     ns_wait_job_state "$j5" RUNNING 30
@@ -465,7 +452,7 @@ backfill () {
         d=$((start - sub))
         [ "$d" -ge 178 ] && [ "$d" -le 182 ]
     }
-    wait_until 15 fb_start
+    ns_poll 15 fb_start
     tap_ok $? "[$tp]   J4 is to start 180 s after its submission (StartTime $(ns_job_field "$j4" StartTime), submitted $(ns_job_field "$j4" SubmitTime); J1 ends $(ns_job_field "$j1" EndTime))"
     show_queue
     clean_slate
@@ -522,7 +509,7 @@ uneven () {
     tap_ok $? "[$tp] LAM job $a (-n 30) runs"
     tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs) $(cpus_per_node "$a")" \
         "4/30 8 8 7 7" "[$tp]   striped 8+8+7+7: NumCPUs=30, not 4 x 8"
-    wait_until 20 has_lines 30 "$work/uneven.$a"
+    ns_poll 20 has_lines 30 "$work/uneven.$a"
     tap_is "$(grep '^ns' "$work/uneven.$a" | sort | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" \
         "8 8 7 7 " "[$tp]   srun inside runs 8, 8, 7 and 7 ranks"
     b=$(ns_sbatch -D "$work" -o /dev/null -n 26 -t 10 -J abq_uneven \
@@ -560,7 +547,7 @@ reconfigure () {
     good_config exclusive >"$NS_CLUSTER_DIR/nodeshare.json"
     ns_cluster_reconfigure
     tap_ok $? "[$tp] scontrol reconfigure with policy exclusive"
-    wait_until 10 log_has "nodeshare: reloaded: policy exclusive"
+    ns_poll 10 log_has "nodeshare: reloaded: policy exclusive"
     tap_ok $? "[$tp]   log: nodeshare: reloaded: policy exclusive"
     j=$(subplain lmp_serial -n 24)
     ns_wait_job_state "$j" RUNNING 20
@@ -572,7 +559,7 @@ reconfigure () {
     ns_cluster_reconfigure
     tap_ok $? "[$tp] scontrol reconfigure with a broken nodeshare.json"
     msg="nodeshare.json: max_cotenants: expected an integer 1..64, got 0; the previous configuration stays in force (policy exclusive"
-    wait_until 10 log_has "$msg"
+    ns_poll 10 log_has "$msg"
     tap_ok $? "[$tp]   log: $msg"
     j=$(subplain lmp_serial -n 24)
     ns_wait_job_state "$j" RUNNING 20

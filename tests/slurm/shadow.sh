@@ -29,21 +29,9 @@ NS_SLURM_CONF_EXTRA="SchedulerParameters=batch_sched_delay=0,bf_interval=1"
 export NS_SLURM_CONF_EXTRA
 
 config () {   # MODE
-    cat <<EOF
-// written by tests/slurm/shadow.sh
-{
-  "mode": "$1",
-  "policy": "twins",
-  "fallback_after": 0,
-  "programs": {
-    "LAM": { "spread_speedup": 1.147, "slowdown": { "LAM": 1.024 } },
-    "ABQ": { "spread_speedup": 1.255 }
-  },
-  "identity": { "patterns": [ { "match": "lmp*", "program": "LAM" },
-                              { "match": "abq*", "program": "ABQ" } ] },
-  "learn": { "enabled": true, "min_observations": 3, "save_every": 0 }
-}
-EOF
+    ns_twins_config tests/slurm/shadow.sh "\"mode\": \"$1\"," \
+        ',
+  "learn": { "enabled": true, "min_observations": 3, "save_every": 0 }'
 }
 
 sub () {   # PROG SECONDS [SBATCH ARGS]
@@ -51,27 +39,6 @@ sub () {   # PROG SECONDS [SBATCH ARGS]
     prog=$1 secs=$2; shift 2
     ns_sbatch -D "$NS_CLUSTER_DIR/work" -o /dev/null -t 5 -J "$prog" "$@" \
         --wrap "exec $scratch/bin/$prog $secs"
-}
-
-# poll SECONDS CMD...: until CMD succeeds (5 tries a second).
-poll () {
-    local lim t
-    lim=$1; shift
-    t=0
-    while [ "$t" -lt $((lim * 5)) ]; do
-        "$@" && return 0
-        sleep 0.2
-        t=$((t + 1))
-    done
-    return 1
-}
-
-all_state () {   # STATE JOBID...
-    local want j
-    want=$1; shift
-    for j in "$@"; do
-        [ "$(ns_job_field "$j" JobState)" = "$want" ] || return 1
-    done
 }
 
 # The stream, held and released together; prints the job ids.
@@ -110,14 +77,14 @@ place_stream () {   # SIDE
     local ids j
     ids=$(stream)
     echo "$ids" >"$scratch/$1.ids"
-    poll 30 all_state RUNNING $ids
+    ns_poll 30 ns_all_state RUNNING $ids
     tap_ok $? "[$1] the 6 jobs run"
     : >"$scratch/$1.alloc"
     for j in $ids; do
         echo "$(ns_job_nodes_cpus "$j" | tr '\n' ' ')" >>"$scratch/$1.alloc"
     done
     sed "s/^/#   [$1] /" "$scratch/$1.alloc"
-    poll 60 all_state COMPLETED $ids
+    ns_poll 60 ns_all_state COMPLETED $ids
     tap_ok $? "[$1] the 6 jobs complete"
 }
 
@@ -157,43 +124,43 @@ tap_like "$(grep "\"job\":$j5," "$records")" '"would":"as-asked".*"differs":fals
     "  job $j5 (-N 1): as asked, the same"
 state=$NS_CLUSTER_DIR/state/nodeshare-learn.json
 obs () { [ "$(grep -o '"program"' "$state" 2>/dev/null | wc -l)" -ge 6 ]; }
-poll 30 obs
+ns_poll 30 obs
 tap_ok $? "learning: the state holds the 6 jobs' observations ($(grep -o '"program"' "$state" 2>/dev/null | wc -l))"
 
 # Normal mode by reconfigure, a job running across it.
 long=$(sub lmp_serial 600 -n 24)
-poll 30 all_state RUNNING "$long"
+ns_poll 30 ns_all_state RUNNING "$long"
 before=$(ns_job_nodes_cpus "$long")
 config normal >"$NS_CLUSTER_DIR/nodeshare.json"
 ns_cluster_reconfigure
 reloaded () { grep "nodeshare: reloaded: " "$log" | tail -1 | grep -q "reloaded: policy twins"; }
-poll 30 reloaded
+ns_poll 30 reloaded
 tap_ok $? "reconfigure to normal: log 'nodeshare: reloaded: policy twins, ...'"
 tap_is "$(ns_job_nodes_cpus "$long")|$(ns_job_field "$long" JobState)" "$before|RUNNING" \
     "  job $long keeps its nodes and CPUs ($before) and runs"
 j=$(sub lmp_serial 600 -n 24)
-poll 30 all_state RUNNING "$j"
+ns_poll 30 ns_all_state RUNNING "$j"
 tap_is "$(ns_job_field "$j" NumNodes)|$(ns_job_field "$j" NumCPUs)" "2|24" \
     "  normal mode: LAM job $j striped over 2 nodes"
 scancel "$j"
-poll 30 all_state CANCELLED "$j"
+ns_poll 30 ns_all_state CANCELLED "$j"
 
 # And back to shadow.
 config shadow >"$NS_CLUSTER_DIR/nodeshare.json"
 ns_cluster_reconfigure
 reshadow () { grep "nodeshare: reloaded: " "$log" | tail -1 | grep -q "reloaded: shadow mode"; }
-poll 30 reshadow
+ns_poll 30 reshadow
 tap_ok $? "reconfigure to shadow: log 'nodeshare: reloaded: shadow mode, ...'"
 j=$(sub lmp_serial 600 -n 24)
-poll 30 all_state RUNNING "$j"
+ns_poll 30 ns_all_state RUNNING "$j"
 tap_is "$(ns_job_field "$j" NumNodes)|$(ns_job_field "$j" NumCPUs)" "1|24" \
     "  shadow mode: LAM job $j on 1 node, as stock"
-poll 10 grep -q "\"job\":$j," "$records"
+ns_poll 10 grep -q "\"job\":$j," "$records"
 tap_ok $? "  and a record of what nodeshare would have done"
 tap_is "$(ns_job_nodes_cpus "$long")|$(ns_job_field "$long" JobState)" "$before|RUNNING" \
     "  job $long still on its nodes"
 scancel "$j" "$long"
-poll 30 all_state CANCELLED "$j" "$long"
+ns_poll 30 ns_all_state CANCELLED "$j" "$long"
 grep -Eq 'error: nodeshare' "$log"
 tap_ok $((! $?)) "log: no nodeshare error"
 ns_cluster_stop
