@@ -584,7 +584,7 @@ static int read_vary (struct reader *r, json_object *v)
         for (size_t i = 0; i < nv; i++) {
             json_object *e = json_object_array_get_idx (vals, i);
             const char *text = json_object_to_json_string_ext (
-                e, JSON_C_TO_STRING_PLAIN);
+                e, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
             for (size_t k = 0; k < i; k++)
                 if (strcmp (vy->values[k], text) == 0) {
                     path_index (r, i);
@@ -1029,8 +1029,10 @@ char *ns_sweep_cell_key (const ns_sweep_t *sw, const ns_sweep_cell_t *cell)
     int bad = cat (&s, "trace=%s machine=", sw->traces[cell->trace].raw);
     if (m->slurm_conf_raw)
         bad |= cat (&s, "slurm_conf:%s", m->slurm_conf_raw);
-    else
+    else if (m->nodes)
         bad |= cat (&s, "%dx%d", m->nodes, m->cores);
+    else
+        bad |= cat (&s, "header");
     bad |= cat (&s, " config=%s", sw->config_raw ? sw->config_raw : "-");
     for (int k = 0; k < sw->nvary; k++)
         bad |= cat (&s, " %s=%s", sw->vary[k].key,
@@ -1099,7 +1101,8 @@ char *ns_sweep_cell_config (const ns_sweep_t *sw, const ns_sweep_cell_t *cell,
         free (path);
     }
     out = strdup (json_object_to_json_string_ext (
-        root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+        root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
+              | JSON_C_TO_STRING_NOSLASHESCAPE));
     if (!out)
         ns_error_set (err, ENOMEM, "%s: out of memory", sw->src);
 done:
