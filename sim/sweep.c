@@ -848,7 +848,22 @@ ns_sweep_t *ns_sweep_parse (const char *text, size_t len, const char *src,
         ns_error_set (err, EINVAL, "%s: no text", src);
         return NULL;
     }
-    if (parse_text (text, len, src, &root, err) < 0)
+    /* The text need not end in a NUL: json-c is given a copy that does. */
+    if (len > SWEEP_MAX_BYTES) {
+        ns_error_set (err, EFBIG, "%s: expected at most %d bytes, got %zu",
+                      src, SWEEP_MAX_BYTES, len);
+        return NULL;
+    }
+    char *copy = malloc (len + 1);
+    if (!copy) {
+        ns_error_set (err, ENOMEM, "%s: out of memory", src);
+        return NULL;
+    }
+    memcpy (copy, text, len);
+    copy[len] = '\0';
+    int prc = parse_text (copy, len, src, &root, err);
+    free (copy);
+    if (prc < 0)
         return NULL;
     ns_sweep_t *sw = calloc (1, sizeof (*sw));
     struct reader r = { .src = src, .sw = sw, .err = err };

@@ -86,7 +86,8 @@ typedef struct {
     char name[NS_SWEEP_NAME_MAX];   /* "003-KTH-SP2-1996-2.1-cln-25x4-..." */
 } ns_sweep_cell_t;
 
-/* Parse a sweep file's text (len bytes; NULs inside are an error).  src
+/* Parse a sweep file's text (len bytes, not necessarily NUL-terminated;
+ * NULs inside are an error).  src
  * names it in messages; dir is the directory relative paths in it are
  * taken from (NULL: the current one).  Every failure is one line "SRC:
  * PATH: expected WHAT, got WHAT" (or "SRC:LINE:COL: ..." for JSON
