@@ -302,21 +302,19 @@ static int prepare (struct sweep *s, int check, int only_cell)
             && check_readable (s, "machines", i,
                                s->sw->machines[i].slurm_conf) < 0)
             return 2;
-    /* Cells 0..combos-1 are the combinations of varied values (trace 0,
-     * machine 0). */
+    /* Every combination of varied values is one of cells 0..combos-1
+     * (trace 0, machine 0); one cell needs only its own.  The policies
+     * are checked against the first. */
     int combos = s->sw->ncells / (s->sw->ntraces * s->sw->nmachines);
-    ns_sweep_cell_t c;
-    for (int i = 0; i < combos; i++) {
-        if (only_cell >= 0) {
-            ns_sweep_cell (s->sw, only_cell, &c);
-            i = combos;
-        }
-        else
-            ns_sweep_cell (s->sw, i, &c);
+    int first = only_cell >= 0 ? only_cell : 0;
+    int end = only_cell >= 0 ? only_cell + 1 : combos;
+    for (int i = first; i < end; i++) {
+        ns_sweep_cell_t c;
+        ns_sweep_cell (s->sw, i, &c);
         char *text = cell_config (s, &c);
         if (!text)
             return 2;
-        int rc = i == 0 || only_cell >= 0 ? check_policies (s, text) : 0;
+        int rc = i == first ? check_policies (s, text) : 0;
         free (text);
         if (rc < 0)
             return 2;
@@ -365,19 +363,19 @@ static int cell_done (const struct sweep *s, const ns_sweep_cell_t *c)
 static void failure_text (const char *log, int status, char *buf, size_t len)
 {
     char *text = slurp (log, 1 << 24, NULL);
-    char why[1024] = "";
+    char last[1024] = "", ours[1024] = "";
     if (text) {
         char *save = NULL;
         for (char *l = strtok_r (text, "\n", &save); l;
              l = strtok_r (NULL, "\n", &save)) {
-            int ours = strncmp (l, "nodeshare-sim: ", 15) == 0
-                       && strncmp (l, "nodeshare-sim: note:", 20) != 0;
-            if (ours || !why[0] || strncmp (why, "nodeshare-sim: ", 15) != 0)
-                if (*l)
-                    snprintf (why, sizeof (why), "%s", l);
+            snprintf (last, sizeof (last), "%s", l);
+            if (strncmp (l, "nodeshare-sim: ", 15) == 0
+                && strncmp (l, "nodeshare-sim: note:", 20) != 0)
+                snprintf (ours, sizeof (ours), "%s", l);
         }
         free (text);
     }
+    const char *why = ours[0] ? ours : last;
     if (WIFSIGNALED (status))
         snprintf (buf, len, "killed by signal %d%s%s", WTERMSIG (status),
                   why[0] ? ": " : "", why);
@@ -825,15 +823,17 @@ static void xml_text (FILE *f, const char *s)
     }
 }
 
+/* Bar colours, one per policy. */
+static const char *const colors[] = {
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
+    "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+};
+
 /* One metric of every policy in every cell as grouped bars. */
 static void svg_panel (FILE *f, const struct merged *mg, const char *key,
                        const char *title, double scale, double y0, int width,
                        int group)
 {
-    static const char *const colors[] = {
-        "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-        "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
-    };
     const double h = 160, left = 60;
     double top = 0;
     for (int i = 0; i < mg->n; i++) {
@@ -891,15 +891,10 @@ static void svg_panel (FILE *f, const struct merged *mg, const char *key,
             fprintf (f, " %s: %.4g</title></rect>\n", name ? name : "?", v);
         }
     }
-    (void)width;
 }
 
-static char *svg_text (const struct sweep *s, const struct merged *mg)
+static char *svg_text (const struct merged *mg)
 {
-    static const char *const colors[] = {
-        "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-        "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
-    };
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream (&buf, &len);
@@ -961,7 +956,7 @@ static int merge (const struct sweep *s)
     if (mkdir_p (s->sw->output) < 0 || gather (s, &mg) < 0)
         return 1;
     char path[PATH_MAX];
-    char *table = table_text (s, &mg), *svg = svg_text (s, &mg);
+    char *table = table_text (s, &mg), *svg = svg_text (&mg);
     json_object *js = merged_json (s, &mg);
     if (!table || !svg) {
         die ("out of memory");
