@@ -1085,7 +1085,7 @@ static int run_one (const struct sweep *s)
     int cpus = sched_getaffinity (0, sizeof (set), &set) == 0
                ? CPU_COUNT (&set) : 1;
     double t0 = now ();
-    pid_t pid = cell_start (s, &c, cpus > 0 ? cpus : 1);
+    pid_t pid = cell_start (s, &c, cpus < 1 ? 1 : cpus > 1024 ? 1024 : cpus);
     int status = 127 << 8;
     if (pid > 0)
         while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
