@@ -29,6 +29,8 @@
 #include "report.h"
 #include "sacct_out.h"
 #include "sim_compare.h"
+#include "sim_sweep.h"
+#include "sweep.h"
 #include "trace.h"
 
 #define MAX_POLICIES 32
@@ -77,6 +79,12 @@ struct opts {
     const char *sacct;      /* --sacct FILE: the history of one policy */
     const char *compare;    /* --compare-placements SACCT_DUMP */
     const char *slurm_conf; /* --slurm-conf FILE: the machine */
+    /* --sweep FILE (cmd/sim_sweep.c) */
+    const char *sweep;
+    int sweep_slurm, sweep_collect;
+    int sweep_cell;         /* --cell I; -1 if not given */
+    const char *sbatch_args;
+    const char *not_sweep;  /* an option a sweep file sets instead */
 };
 
 struct run {
@@ -212,6 +220,16 @@ static void usage (FILE *f)
 "      --svg FILE         comparison charts\n"
 "  -j, --jobs N           policies run in parallel threads (default: the\n"
 "                         number of online cores); outputs do not change\n"
+"Sweeps (a sweep file: traces x machines x values of nodeshare.json keys):\n"
+"      --sweep FILE       run every cell of FILE not yet done, --jobs at a\n"
+"                         time, then merge them into one table, JSON and\n"
+"                         SVG in the sweep's output directory\n"
+"      --slurm            with --sweep: submit the cells not yet done as an\n"
+"                         sbatch job array and a dependent job that merges\n"
+"      --sbatch-args ARGS with --slurm: more sbatch options (blank-separated)\n"
+"      --collect          with --sweep: merge the cells there are; report\n"
+"                         the failed and the missing\n"
+"      --cell I           with --sweep: run cell I only (an array task)\n"
 "      --check            verify cluster invariants after every event\n"
 "  -q, --quiet            no progress line\n"
 "  -h, --help             this help\n"
@@ -258,6 +276,7 @@ enum {
     OPT_OVERRUN,
     OPT_ASSIGN, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SVG, OPT_CHECK,
     OPT_BASELINE, OPT_MIX, OPT_SACCT, OPT_COMPARE, OPT_SLURM_CONF,
+    OPT_SWEEP, OPT_SLURM, OPT_COLLECT, OPT_CELL, OPT_SBATCH_ARGS,
 };
 
 static const struct option longopts[] = {
@@ -285,6 +304,11 @@ static const struct option longopts[] = {
     { "check", no_argument, NULL, OPT_CHECK },
     { "compare-placements", required_argument, NULL, OPT_COMPARE },
     { "slurm-conf", required_argument, NULL, OPT_SLURM_CONF },
+    { "sweep", required_argument, NULL, OPT_SWEEP },
+    { "slurm", no_argument, NULL, OPT_SLURM },
+    { "collect", no_argument, NULL, OPT_COLLECT },
+    { "cell", required_argument, NULL, OPT_CELL },
+    { "sbatch-args", required_argument, NULL, OPT_SBATCH_ARGS },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -386,6 +410,15 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
     case OPT_CHECK: o->check = 1; return 0;
     case OPT_COMPARE: o->compare = arg; return 0;
     case OPT_SLURM_CONF: o->slurm_conf = arg; return 0;
+    case OPT_SWEEP: o->sweep = arg; return 0;
+    case OPT_SLURM: o->sweep_slurm = 1; return 0;
+    case OPT_COLLECT: o->sweep_collect = 1; return 0;
+    case OPT_CELL:
+        if (parse_long ("--cell", arg, 0, NS_SWEEP_MAX_CELLS - 1, &v) < 0)
+            return -1;
+        o->sweep_cell = (int)v;
+        return 0;
+    case OPT_SBATCH_ARGS: o->sbatch_args = arg; return 0;
     case 'q': o->quiet = 1; return 0;
     case 'h': usage (stdout); exit (NS_EXIT_OK);
     case 'V': printf ("nodeshare-sim %s\n", PACKAGE_VERSION);
@@ -394,9 +427,27 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
     }
 }
 
+/* --sweep FILE: the file says what to run; here only how. */
+static int sweep_opts (const struct opts *o)
+{
+    if (o->trace)
+        return die ("--sweep takes its traces from the sweep file: give no "
+                    "TRACE (got '%s')", o->trace);
+    if (o->not_sweep)
+        return die ("--sweep: --%s is not an option of a sweep run (the "
+                    "sweep file says what every cell runs; see \"Sweeps\" "
+                    "in nodeshare-sim(1))", o->not_sweep);
+    if (o->sweep_slurm + o->sweep_collect + (o->sweep_cell >= 0) > 1)
+        return die ("--slurm, --collect and --cell exclude each other");
+    if (o->sbatch_args && !o->sweep_slurm)
+        return die ("--sbatch-args goes with --slurm");
+    return 0;
+}
+
 static int parse_opts (int argc, char **argv, struct opts *o)
 {
-    *o = (struct opts){ .backfill = NS_BACKFILL_EASY, .seed = 1 };
+    *o = (struct opts){ .backfill = NS_BACKFILL_EASY, .seed = 1,
+                        .sweep_cell = -1 };
     long cores = sysconf (_SC_NPROCESSORS_ONLN);
     o->jobs = cores > 1 ? (cores < 1024 ? (int)cores : 1024) : 1;
     int ch;
@@ -410,9 +461,23 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         }
         if (parse_opt (o, ch, optarg) < 0)
             return -1;
+        /* What a sweep file says for every cell cannot be given too. */
+        if (ch != 'j' && ch != 'q' && ch != OPT_SWEEP && ch != OPT_SLURM
+            && ch != OPT_COLLECT && ch != OPT_CELL && ch != OPT_SBATCH_ARGS)
+            for (const struct option *lo = longopts; lo->name; lo++)
+                if (lo->val == ch)
+                    o->not_sweep = lo->name;
     }
     if (optind < argc)
         o->trace = argv[optind++];
+    if (o->sweep)
+        return sweep_opts (o);
+    if (o->sweep_slurm || o->sweep_collect || o->sweep_cell >= 0
+        || o->sbatch_args)
+        return die ("%s goes with --sweep FILE",
+                    o->sweep_slurm ? "--slurm" : o->sweep_collect
+                    ? "--collect" : o->sweep_cell >= 0 ? "--cell"
+                    : "--sbatch-args");
     if (optind < argc)
         return die ("one trace at a time (got '%s' too)", argv[optind]);
     if (o->trace && o->nloads)
@@ -1419,6 +1484,20 @@ int main (int argc, char **argv)
     struct run r = { 0 };
     if (parse_opts (argc, argv, &r.o) < 0)
         return 2;
+    if (r.o.sweep) {
+        struct ns_sweep_args sa = {
+            .file = r.o.sweep,
+            .mode = r.o.sweep_slurm ? NS_SWEEP_SLURM
+                    : r.o.sweep_collect ? NS_SWEEP_COLLECT
+                    : r.o.sweep_cell >= 0 ? NS_SWEEP_CELL : NS_SWEEP_RUN,
+            .cell = r.o.sweep_cell,
+            .jobs = r.o.jobs,
+            .quiet = r.o.quiet,
+            .sbatch_args = r.o.sbatch_args,
+            .builtin_config = builtin_config,
+        };
+        return ns_sim_sweep_main (&sa);
+    }
     if (r.o.compare)
         return compare_placements (&r);
     if (load_config (&r) < 0 || parse_policies (&r) < 0) {

@@ -4,7 +4,7 @@
 #
 # Every target (default: all, the fuzz_*.c next to this script) is linked
 # with the project's pure code (model/, node/, sim/trace*.c, engine.c,
-# resv.c and qtree.c, spank/pin.c and ledgerfile.c) compiled once with
+# resv.c, qtree.c and sweep.c, spank/pin.c and ledgerfile.c) compiled once with
 # coverage and ASan + UBSan.  Needs clang with -fsanitize=fuzzer (FUZZ_CC, default
 # clang) and pkg-config for json-c, hwloc and zlib.  Also `make fuzz` in
 # a tree configured with --enable-fuzz.
@@ -25,7 +25,7 @@ out=$(cd "$out" && pwd)
 objs=
 for src in "$top"/model/*.c "$top"/node/*.c "$top"/sim/trace*.c "$top/sim/history.c" "$top/sim/shadow.c" \
            "$top/sim/engine.c" "$top/sim/resv.c" "$top/sim/qtree.c" \
-           "$top/sim/slurmconf.c" "$top/spank/pin.c" \
+           "$top/sim/slurmconf.c" "$top/sim/sweep.c" "$top/spank/pin.c" \
            "$top/spank/ledgerfile.c"
 do
     [ -f "$src" ] || continue
