@@ -22,19 +22,9 @@ small=$top_srcdir/tests/traces/swf-small.swf
 # expect NAME STATUS PATTERN ARGS...: exit status and a fixed string in
 # the combined output.
 expect () {
-    name=$1 want=$2 pattern=$3
+    e_name=$1 e_want=$2 e_pattern=$3
     shift 3
-    out=$("$sim" "$@" 2>&1)
-    got=$?
-    if [ "$got" = "$want" ] && printf '%s\n' "$out" | grep -qF -- "$pattern"
-    then
-        pass "$name"
-    else
-        fail "$name"
-        echo "# exit $got (want $want), output:"
-        printf '%s\n' "$out" | head -20 | sed 's/^/#   /'
-        echo "# wanted: $pattern"
-    fi
+    expect_out "$e_name" "$e_want" "$e_pattern" "$sim" "$@"
 }
 
 # check NAME COMMAND...: a point for a shell test.
