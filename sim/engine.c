@@ -55,15 +55,15 @@ struct sj {
     int fail_width;         /* nodes it needed */
     int stamp;
     int flags;          /* NS_JOB_* it was added with */
-    int nshares;
-    ns_share_t *shares;
+    uint32_t shoff;         /* its nodes and cores (out.nodes of them):
+                               s->shares[shoff ...] once started */
     int64_t cores;          /* sum of its shares while running */
     int64_t held;           /* cores held for it (whole closed nodes) */
-    int neutral;            /* ns_interf_neutral (): rate always 1 */
-    int shape_known;        /* shape_w, shape_s hold ns_place_shape () */
     int shape_w, shape_s;
+    signed char neutral;    /* ns_interf_neutral (): rate always 1 */
+    signed char shape_known; /* shape_w, shape_s hold ns_place_shape () */
     /* with a machine: */
-    int fits;               /* 0 unknown, 1 its partition can hold it,
+    signed char fits;       /* 0 unknown, 1 its partition can hold it,
                                -1 never */
     int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
 };
@@ -83,15 +83,16 @@ struct ns_sim {
     int njobs, jobcap;
     int done;
 
+    ns_share_t *shares;     /* the nodes and cores of every job started, one
+                               after the other (struct sj.shoff) */
+    int nsharesall, sharescap;
     struct ev *heap;
     int nheap, heapcap;
     uint64_t seq;
-    /* Submits added in order of time (a trace's): a queue beside the
-     * heap, merged with it by ev_less () */
-    struct sub {
-        uint64_t seq;
-        int job;
-    } *subq;
+    /* Submits added in order of time (a trace's): a queue of jobs beside
+     * the heap, merged with it as ev_less () orders (submits are added
+     * one per job: in order of seq is in order of job) */
+    int *subq;
     int nsub, subhead, subcap;
     int64_t total;      /* the cluster's cores */
 
@@ -159,8 +160,9 @@ struct ns_sim {
     unsigned char *outside; /* per node: not in the head's reservation */
     int64_t held;           /* cores held for running jobs */
     uint64_t cluster_version;   /* bumped by every start and end */
-    int *rlog;                  /* every node released by an end, in order */
-    int64_t nrlog, rlogcap;
+    int *rlog;                  /* the nodes released by ends, in order:
+                                   release number rlog0 + i at rlog[i] */
+    int64_t nrlog, rlog0, rlogcap;
     uint64_t release_version;   /* bumped by ends only: a start never makes
                                    a failed decision possible (it only
                                    takes cores and adds tenants), so
@@ -170,6 +172,8 @@ struct ns_sim {
     uint64_t bf_version;
     /* cached reservation */
     int resv_head;
+    int resv_lazy;      /* 1 + the head whose reservation's nodes are
+                           still to be found (resv_nodes ()), or 0 */
     uint64_t resv_version;
     double shadow;
 
@@ -262,13 +266,17 @@ static int ev_next (const ns_sim_t *s, struct ev *e)
 {
     int have = s->subhead < s->nsub;
     if (have) {
-        const struct sub *q = &s->subq[s->subhead];
-        *e = (struct ev){ s->jobs[q->job].in.submit, EV_SUBMIT, q->job, 0,
-                          q->seq };
+        int j = s->subq[s->subhead];
+        *e = (struct ev){ s->jobs[j].in.submit, EV_SUBMIT, j, 0, 0 };
     }
-    if (s->nheap > 0 && (!have || ev_less (&s->heap[0], e))) {
-        *e = s->heap[0];
-        return 2;
+    if (s->nheap > 0) {
+        const struct ev *h = &s->heap[0];
+        if (!have || h->t < e->t
+            || (h->t == e->t && (h->type < e->type
+                                 || (h->type == e->type && h->job < e->job)))) {
+            *e = *h;
+            return 2;
+        }
     }
     return have;
 }
@@ -393,9 +401,8 @@ void ns_sim_destroy (ns_sim_t *s)
     int saved = errno;   /* a destroy never changes errno */
     if (!s)
         return;
-    for (int i = 0; i < s->njobs; i++)
-        free (s->jobs[i].shares);
     free (s->jobs);
+    free (s->shares);
     free (s->heap);
     free (s->subq);
     free (s->queue);
@@ -446,11 +453,12 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
     double submit = job->submit < s->now ? s->now : job->submit;
     if (s->subhead == s->nsub)
         s->subhead = s->nsub = 0;   /* all taken: start over */
-    if (s->nsub == 0 || s->jobs[s->subq[s->nsub - 1].job].in.submit <= submit) {
+    if (s->nsub == 0 || s->jobs[s->subq[s->nsub - 1]].in.submit <= submit) {
         if (ns_grow (&s->subq, &s->subcap, s->nsub + 1, sizeof (*s->subq),
                      1024) < 0)
             return ns_error_set (err, ENOMEM, "out of memory");
-        s->subq[s->nsub++] = (struct sub){ s->seq++, i };
+        s->subq[s->nsub++] = i;
+        s->seq++;
     }
     else if (heap_push (s, submit, EV_SUBMIT, i, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
@@ -565,7 +573,7 @@ static int byest_insert (ns_sim_t *s, int j)
              sizeof (*s->byest_cores) * tail);
     s->byest[pos] = (uint64_t)j;
     s->byest_end[pos] = s->jobs[j].est_end;
-    s->byest_nodes[pos] = s->jobs[j].nshares;
+    s->byest_nodes[pos] = s->jobs[j].out.nodes;
     s->byest_cores[pos] = (int)s->jobs[j].cores;
     s->nbyest++;
     return 0;
@@ -592,8 +600,8 @@ static void byest_remove (ns_sim_t *s, int j)
 static const ns_share_t *running_shares (void *arg, uint64_t job, int *n)
 {
     const ns_sim_t *s = arg;
-    *n = s->jobs[job].nshares;
-    return s->jobs[job].shares;
+    *n = s->jobs[job].out.nodes;
+    return s->shares + s->jobs[job].shoff;
 }
 
 /* The running jobs for sim/resv.c: nodes (whole) or cores counted. */
@@ -619,8 +627,9 @@ static int update_rate (ns_sim_t *s, int j)
     struct sj *jb = &s->jobs[j];
     if (jb->neutral && jb->rate == 1.0) {
         /* rate stays 1: only the shared flag can change */
-        for (int i = 0; i < jb->nshares && !jb->out.shared; i++)
-            if (ns_node_ntenants (s->c, jb->shares[i].node) > 1)
+        const ns_share_t *sh = s->shares + jb->shoff;
+        for (int i = 0; i < jb->out.nodes && !jb->out.shared; i++)
+            if (ns_node_ntenants (s->c, sh[i].node) > 1)
                 jb->out.shared = 1;
         return 0;
     }
@@ -630,8 +639,9 @@ static int update_rate (ns_sim_t *s, int j)
     jb->last = s->now;
     double rate = s->conf.wallclock
                   ? 1.0 : ns_job_rate (s->c, s->conf.model, (uint64_t)j);
-    for (int i = 0; i < jb->nshares && !jb->out.shared; i++)
-        if (ns_node_ntenants (s->c, jb->shares[i].node) > 1)
+    const ns_share_t *sh = s->shares + jb->shoff;
+    for (int i = 0; i < jb->out.nodes && !jb->out.shared; i++)
+        if (ns_node_ntenants (s->c, sh[i].node) > 1)
             jb->out.shared = 1;
     if (rate == jb->rate)
         return 0;
@@ -647,8 +657,8 @@ static int update_cotenants (ns_sim_t *s, int j)
      * flags of its co-tenants, and only on arrival. */
     int flags_only = jb->neutral;
     s->stamp++;
-    for (int i = 0; i < jb->nshares; i++) {
-        int node = jb->shares[i].node;
+    for (int i = 0; i < jb->out.nodes; i++) {
+        int node = s->shares[jb->shoff + i].node;
         int nt = ns_node_ntenants (s->c, node);
         for (int k = 0; k < nt; k++) {
             uint64_t id = ns_node_tenant_job (s->c, node, k);
@@ -702,11 +712,14 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     free (mem);
     if (rc < 0)
         return -1;
-    jb->shares = malloc (sizeof (ns_share_t) * pl->n);
-    if (!jb->shares)
+    if (ns_grow (&s->shares, &s->sharescap, s->nsharesall + pl->n,
+                 sizeof (*s->shares), 4096) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    memcpy (jb->shares, pl->shares, sizeof (ns_share_t) * pl->n);
-    jb->nshares = pl->n;
+    memcpy (s->shares + s->nsharesall, pl->shares,
+            sizeof (ns_share_t) * pl->n);
+    jb->shoff = (uint32_t)s->nsharesall;
+    s->nsharesall += pl->n;
+    jb->out.nodes = pl->n;
     jb->flags = pl->flags;
     if (!(pl->flags & NS_JOB_CLOSES_NODES))
         s->nopen++;
@@ -749,11 +762,22 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     return 0;
 }
 
+/* still_fails () looks at no more than this many releases. */
+#define RECHECK_MAX 32
+
 static int log_release (ns_sim_t *s, const struct sj *jb)
 {
-    if (s->nrlog + jb->nshares > s->rlogcap) {
+    int64_t used = s->nrlog - s->rlog0;
+    if (used + jb->out.nodes > s->rlogcap) {
+        /* Only the last RECHECK_MAX releases are ever read: keep those. */
+        int64_t keep = used < RECHECK_MAX ? used : RECHECK_MAX;
+        memmove (s->rlog, s->rlog + used - keep, sizeof (int) * keep);
+        s->rlog0 = s->nrlog - keep;
+        used = keep;
+    }
+    if (used + jb->out.nodes > s->rlogcap) {
         int64_t cap = s->rlogcap ? s->rlogcap * 2 : 4096;
-        while (cap < s->nrlog + jb->nshares)
+        while (cap < used + jb->out.nodes)
             cap *= 2;
         int *l = realloc (s->rlog, sizeof (int) * cap);
         if (!l)
@@ -761,8 +785,8 @@ static int log_release (ns_sim_t *s, const struct sj *jb)
         s->rlog = l;
         s->rlogcap = cap;
     }
-    for (int i = 0; i < jb->nshares; i++)
-        s->rlog[s->nrlog++] = jb->shares[i].node;
+    for (int i = 0; i < jb->out.nodes; i++)
+        s->rlog[s->nrlog++ - s->rlog0] = s->shares[jb->shoff + i].node;
     return 0;
 }
 
@@ -788,7 +812,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
         s->stats.last_end = s->now;
     if (update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    /* jb->shares stays: ns_sim_job_shares () reports where it ran. */
+    /* Its shares stay: ns_sim_job_shares () reports where it ran. */
     if (s->progress_fn && s->progress_every > 0
         && s->done % s->progress_every == 0)
         s->progress_fn (s, s->done, s->njobs, s->progress_arg);
@@ -968,7 +992,6 @@ static int dominated (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
 /* A job that failed earlier still fails if the nodes released since then
  * cannot make up its shortfall: starts never make a placement possible,
  * and only the released nodes can have become admissible. */
-#define RECHECK_MAX 32
 
 static int still_fails (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
 {
@@ -979,7 +1002,8 @@ static int still_fails (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
         return 0;
     int need = jb->fail_width - jb->fail_have;
     int gained = ns_place_admits (s->c, &s->conf.policy, s->conf.model, r,
-                                  s->rlog + from, (int)(s->nrlog - from),
+                                  s->rlog + (from - s->rlog0),
+                                  (int)(s->nrlog - from),
                                   need);
     if (gained >= need)
         return 0;
@@ -1084,12 +1108,12 @@ int ns_sim_would_start (ns_sim_t *s, int program, int ntasks, int *partner,
 
 const ns_share_t *ns_sim_job_shares (const ns_sim_t *s, int i, int *n)
 {
-    if (i < 0 || i >= s->njobs || !s->jobs[i].shares) {
+    if (i < 0 || i >= s->njobs || s->jobs[i].out.nodes == 0) {
         *n = 0;
         return NULL;
     }
-    *n = s->jobs[i].nshares;
-    return s->jobs[i].shares;
+    *n = s->jobs[i].out.nodes;
+    return s->shares + s->jobs[i].shoff;
 }
 
 int ns_sim_queued (const ns_sim_t *s)
@@ -1188,20 +1212,41 @@ static int reserve_pack (ns_sim_t *s, int head)
         return -1;
     if (!s->rnodes && !(s->rnodes = calloc ((size_t)nn, sizeof (int))))
         return -1;
+    ns_resv_running_t run = running (s, 0);
+    int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, &run, NULL, NULL,
+                          NULL);
+    if (k < 0)
+        return -1;
+    if (k > 0) {
+        double end = s->byest_end[k - 1];
+        s->shadow = end > s->now ? end : s->now;
+    }
+    /* The nodes when a candidate needs them (resv_nodes ()) */
+    s->resv_lazy = head + 1;
+    return 0;
+}
+
+/* The nodes of a reservation that reserve_pack () left to be found: on
+ * the cluster it was computed for (a start keeps a reservation only
+ * after asking for its nodes). */
+static int resv_nodes (ns_sim_t *s)
+{
+    if (!s->resv_lazy)
+        return 0;
+    int head = s->resv_lazy - 1;
+    s->resv_lazy = 0;
+    memset (s->outside, 1, s->conf.nnodes);
+    if (s->shadow == INFINITY)
+        return 0;
     int cnt;
     ns_resv_running_t run = running (s, 0);
     int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, &run, s->rx,
                           s->rnodes, &cnt);
-    if (k < 0)
-        return -1;
-    memset (s->outside, 1, nn);
-    if (k > 0) {
-        double end = s->byest_end[k - 1];
-        s->shadow = end > s->now ? end : s->now;
-        for (int i = 0; i < cnt; i++) {
-            s->hmark[s->rnodes[i]] = s->resv_id;
-            s->outside[s->rnodes[i]] = 0;
-        }
+    if (k <= 0)
+        return -1;      /* cannot happen: the same state found k */
+    for (int i = 0; i < cnt; i++) {
+        s->hmark[s->rnodes[i]] = s->resv_id;
+        s->outside[s->rnodes[i]] = 0;
     }
     return 0;
 }
@@ -1221,6 +1266,7 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     s->resv_version = s->cluster_version;
     s->resv_id++;
     s->shadow = INFINITY;
+    s->resv_lazy = 0;
     int nn = s->conf.nnodes;
     if (s->whole && s->nopen == 0 && reserve_whole (s, head) == 0)
         return 0;
@@ -1516,6 +1562,8 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                     rescan = 1;
                 continue;
             }
+            if (resv_nodes (s) < 0)
+                return ns_error_set (err, EINVAL, "reservation lost");
             if (touches_reservation (s, s->pl)) {
                 /* Steer it to the free nodes outside the reservation. */
                 d = decide (s, j, s->outside, err);

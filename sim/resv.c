@@ -142,7 +142,8 @@ int ns_resv_pack (const ns_cluster_t *c, int need,
     int n = run->n;
     int64_t free = ns_cluster_total_cores (c) - ns_cluster_used_cores (c);
     int k = 0;
-    *nn = 0;
+    if (nn)
+        *nn = 0;
     for (; k < n; k++) {
         free += count_of (c, run, k, 0);
         if (when && k + 1 < n && when[k + 1] == when[k])
@@ -152,6 +153,8 @@ int ns_resv_pack (const ns_cluster_t *c, int need,
     }
     if (k == n)
         return 0;
+    if (!nodes)
+        return k + 1;
     int nnodes = ns_cluster_nnodes (c);
     ns_cluster_free_cores_all (c, x->vfree);
     for (int i = 0; i <= k; i++) {
