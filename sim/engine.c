@@ -771,7 +771,8 @@ static int log_release (ns_sim_t *s, const struct sj *jb)
     if (used + jb->out.nodes > s->rlogcap) {
         /* Only the last RECHECK_MAX releases are ever read: keep those. */
         int64_t keep = used < RECHECK_MAX ? used : RECHECK_MAX;
-        memmove (s->rlog, s->rlog + used - keep, sizeof (int) * keep);
+        if (keep > 0)
+            memmove (s->rlog, s->rlog + used - keep, sizeof (int) * keep);
         s->rlog0 = s->nrlog - keep;
         used = keep;
     }
