@@ -55,15 +55,15 @@ struct sj {
     int fail_width;         /* nodes it needed */
     int stamp;
     int flags;          /* NS_JOB_* it was added with */
-    int nshares;
-    ns_share_t *shares;
+    uint32_t shoff;         /* its nodes and cores (out.nodes of them):
+                               s->shares[shoff ...] once started */
     int64_t cores;          /* sum of its shares while running */
     int64_t held;           /* cores held for it (whole closed nodes) */
-    int neutral;            /* ns_interf_neutral (): rate always 1 */
-    int shape_known;        /* shape_w, shape_s hold ns_place_shape () */
     int shape_w, shape_s;
+    signed char neutral;    /* ns_interf_neutral (): rate always 1 */
+    signed char shape_known; /* shape_w, shape_s hold ns_place_shape () */
     /* with a machine: */
-    int fits;               /* 0 unknown, 1 its partition can hold it,
+    signed char fits;       /* 0 unknown, 1 its partition can hold it,
                                -1 never */
     int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
 };
@@ -83,9 +83,18 @@ struct ns_sim {
     int njobs, jobcap;
     int done;
 
+    ns_share_t *shares;     /* the nodes and cores of every job started, one
+                               after the other (struct sj.shoff) */
+    int nsharesall, sharescap;
     struct ev *heap;
     int nheap, heapcap;
     uint64_t seq;
+    /* Submits added in order of time (a trace's): a queue of jobs beside
+     * the heap, merged with it as ev_less () orders (submits are added
+     * one per job: in order of seq is in order of job) */
+    int *subq;
+    int nsub, subhead, subcap;
+    int64_t total;      /* the cluster's cores */
 
     int *queue;         /* FCFS order, sized like jobs; live part is
                            [qstart, qend).  A job leaving the queue leaves
@@ -96,18 +105,24 @@ struct ns_sim {
                            ntasks -1 marks a tombstone */
     double *qest;
     int qtcap, qecap;
-    /* Per block of QBLOCK positions: the least ntasks (0 for a job larger
-     * than the machine, which must be looked at to be dropped) and the
-     * least estimate of its live jobs, so that a whole-queue scan jumps
-     * over blocks where nothing can start. */
-    int *bmin_nt;
-    double *bmin_est;
-    uint64_t *qlive;    /* per block: bit i set when position
-                           QBLOCK * block + i holds a queued job */
-    int bntcap, bestcap, blivecap;
-    /* A min-tree over the blocks (qtree.h): a scan finds the next block
-     * where a job may start in O(log blocks), however many it passes. */
+    uint64_t *qlive;    /* per block of QBLOCK positions: bit i set when
+                           position QBLOCK * block + i holds a queued job */
+    int blivecap;
+    /* A min-tree over the blocks (qtree.h): per class of task counts (a
+     * job larger than the machine has key 0: it must be looked at to be
+     * dropped) the least estimate of the block's queued jobs.  A scan
+     * finds the next block where a job may start in O(log blocks),
+     * however many it passes. */
     ns_qtree_t tree;
+    /* The scan's bounds (see backfill ()) and the positions of block
+     * mblock that may hold a job able to start under them. */
+    struct scanq {
+        int64_t fits, outside;
+        double lim;
+    } mq;
+    ns_qtree_query_t mqt;
+    int mblock;
+    uint64_t mbits;
     int monotone;       /* exclusive, spread, pack (cacheable): if a
                            request of n tasks fails, or fits only on the
                            reserved nodes, so does any larger one */
@@ -133,6 +148,8 @@ struct ns_sim {
                            (est_end, index) ... */
     double *byest_end;  /* ... and their est_end, side by side: the order
                            ns_place_after () releases them in */
+    int *byest_nodes;   /* ... the nodes and cores each holds */
+    int *byest_cores;
     int nbyest, byestcap;
 
     int stamp;          /* dedupe marker for co-tenant updates */
@@ -143,8 +160,9 @@ struct ns_sim {
     unsigned char *outside; /* per node: not in the head's reservation */
     int64_t held;           /* cores held for running jobs */
     uint64_t cluster_version;   /* bumped by every start and end */
-    int *rlog;                  /* every node released by an end, in order */
-    int64_t nrlog, rlogcap;
+    int *rlog;                  /* the nodes released by ends, in order:
+                                   release number rlog0 + i at rlog[i] */
+    int64_t nrlog, rlog0, rlogcap;
     uint64_t release_version;   /* bumped by ends only: a start never makes
                                    a failed decision possible (it only
                                    takes cores and adds tenants), so
@@ -154,6 +172,8 @@ struct ns_sim {
     uint64_t bf_version;
     /* cached reservation */
     int resv_head;
+    int resv_lazy;      /* 1 + the head whose reservation's nodes are
+                           still to be found (resv_nodes ()), or 0 */
     uint64_t resv_version;
     double shadow;
 
@@ -240,6 +260,27 @@ static struct ev heap_pop (ns_sim_t *s)
     return top;
 }
 
+/* The next event, of the heap or the submit queue, whichever ev_less ()
+ * puts first, in *e: 2 from the heap, 1 from the submit queue, 0 none. */
+static int ev_next (const ns_sim_t *s, struct ev *e)
+{
+    int have = s->subhead < s->nsub;
+    if (have) {
+        int j = s->subq[s->subhead];
+        *e = (struct ev){ s->jobs[j].in.submit, EV_SUBMIT, j, 0, 0 };
+    }
+    if (s->nheap > 0) {
+        const struct ev *h = &s->heap[0];
+        if (!have || h->t < e->t
+            || (h->t == e->t && (h->type < e->type
+                                 || (h->type == e->type && h->job < e->job)))) {
+            *e = *h;
+            return 2;
+        }
+    }
+    return have;
+}
+
 /* ---- creation ---- */
 
 /* A real machine: node sizes, memory, weights (design.md 7.2). */
@@ -299,6 +340,7 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
         goto fail;
     if (conf->machine && set_machine (s, err) < 0)
         goto fail;
+    s->total = ns_cluster_total_cores (s->c);
     s->pl = ns_placement_create (conf->nnodes);
     s->pl_resv = ns_placement_create (conf->nnodes);
     s->hmark = calloc (conf->nnodes, sizeof (int));
@@ -340,6 +382,7 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
         }
     }
     s->tmin_resv = -1;
+    s->fmin_version = UINT64_MAX;   /* no failure known */
     if (s->cacheable && !s->program_matters && fast_create (s) < 0) {
         ns_error_set (err, ENOMEM, "out of memory");
         goto fail;
@@ -358,20 +401,20 @@ void ns_sim_destroy (ns_sim_t *s)
     int saved = errno;   /* a destroy never changes errno */
     if (!s)
         return;
-    for (int i = 0; i < s->njobs; i++)
-        free (s->jobs[i].shares);
     free (s->jobs);
+    free (s->shares);
     free (s->heap);
+    free (s->subq);
     free (s->queue);
     free (s->qtasks);
     free (s->qest);
-    free (s->bmin_nt);
-    free (s->bmin_est);
     ns_qtree_free (&s->tree);
     free (s->qlive);
     free (s->fast);
     free (s->byest);
     free (s->byest_end);
+    free (s->byest_nodes);
+    free (s->byest_cores);
     free (s->rlog);
     free (s->hmark);
     free (s->avoid);
@@ -388,15 +431,6 @@ void ns_sim_destroy (ns_sim_t *s)
     errno = saved;
 }
 
-/* Block b's leaf of the tree from bmin_nt, bmin_est and qlive. */
-static void tree_fix (ns_sim_t *s, int b)
-{
-    if (s->qlive[b])
-        ns_qtree_set (&s->tree, b, s->bmin_nt[b], s->bmin_est[b]);
-    else
-        ns_qtree_set (&s->tree, b, INT_MAX, INFINITY);
-}
-
 int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
 {
     if (job->ntasks < 1 || job->runtime < 0 || !isfinite (job->runtime)
@@ -411,19 +445,22 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
                     1024) < 0
         || ns_grow (&s->qest, &s->qecap, s->jobcap, sizeof (*s->qest),
                     1024) < 0
-        || ns_grow (&s->bmin_nt, &s->bntcap, s->jobcap / QBLOCK + 1,
-                    sizeof (*s->bmin_nt), 64) < 0
-        || ns_grow (&s->bmin_est, &s->bestcap, s->jobcap / QBLOCK + 1,
-                    sizeof (*s->bmin_est), 64) < 0
         || ns_grow (&s->qlive, &s->blivecap, s->jobcap / QBLOCK + 1,
                     sizeof (*s->qlive), 64) < 0
-        || ns_qtree_grow (&s->tree, s->jobcap / QBLOCK + 1,
-                          (s->qend + QBLOCK - 1) / QBLOCK, s->bmin_nt,
-                          s->bmin_est, s->qlive) < 0)
+        || ns_qtree_grow (&s->tree, s->jobcap / QBLOCK + 1) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
-    if (heap_push (s, submit, EV_SUBMIT, i, 0) < 0)
+    if (s->subhead == s->nsub)
+        s->subhead = s->nsub = 0;   /* all taken: start over */
+    if (s->nsub == 0 || s->jobs[s->subq[s->nsub - 1]].in.submit <= submit) {
+        if (ns_grow (&s->subq, &s->subcap, s->nsub + 1, sizeof (*s->subq),
+                     1024) < 0)
+            return ns_error_set (err, ENOMEM, "out of memory");
+        s->subq[s->nsub++] = i;
+        s->seq++;
+    }
+    else if (heap_push (s, submit, EV_SUBMIT, i, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     s->jobs[i] = (struct sj){ .in = *job };
     s->jobs[i].in.submit = submit;
@@ -511,19 +548,33 @@ static int byest_pos (const ns_sim_t *s, int j)
 
 static int byest_insert (ns_sim_t *s, int j)
 {
-    int ecap = s->byestcap;
-    if (ns_grow (&s->byest_end, &ecap, s->nbyest + 1,
-                 sizeof (*s->byest_end), 256) < 0
-        || ns_grow (&s->byest, &s->byestcap, ecap, sizeof (*s->byest), 256)
-               < 0)
+    int cap = s->byestcap;
+    if (ns_grow (&s->byest_end, &cap, s->nbyest + 1,
+                 sizeof (*s->byest_end), 256) < 0)
+        return -1;
+    cap = s->byestcap;
+    if (ns_grow (&s->byest_nodes, &cap, s->nbyest + 1,
+                 sizeof (*s->byest_nodes), 256) < 0)
+        return -1;
+    cap = s->byestcap;
+    if (ns_grow (&s->byest_cores, &cap, s->nbyest + 1,
+                 sizeof (*s->byest_cores), 256) < 0
+        || ns_grow (&s->byest, &s->byestcap, s->nbyest + 1,
+                    sizeof (*s->byest), 256) < 0)
         return -1;
     int pos = byest_pos (s, j);
     int tail = s->nbyest - pos;
     memmove (&s->byest[pos + 1], &s->byest[pos], sizeof (*s->byest) * tail);
     memmove (&s->byest_end[pos + 1], &s->byest_end[pos],
              sizeof (*s->byest_end) * tail);
+    memmove (&s->byest_nodes[pos + 1], &s->byest_nodes[pos],
+             sizeof (*s->byest_nodes) * tail);
+    memmove (&s->byest_cores[pos + 1], &s->byest_cores[pos],
+             sizeof (*s->byest_cores) * tail);
     s->byest[pos] = (uint64_t)j;
     s->byest_end[pos] = s->jobs[j].est_end;
+    s->byest_nodes[pos] = s->jobs[j].out.nodes;
+    s->byest_cores[pos] = (int)s->jobs[j].cores;
     s->nbyest++;
     return 0;
 }
@@ -537,8 +588,28 @@ static void byest_remove (ns_sim_t *s, int j)
                  sizeof (*s->byest) * tail);
         memmove (&s->byest_end[pos], &s->byest_end[pos + 1],
                  sizeof (*s->byest_end) * tail);
+        memmove (&s->byest_nodes[pos], &s->byest_nodes[pos + 1],
+                 sizeof (*s->byest_nodes) * tail);
+        memmove (&s->byest_cores[pos], &s->byest_cores[pos + 1],
+                 sizeof (*s->byest_cores) * tail);
         s->nbyest--;
     }
+}
+
+/* A running job's nodes and cores (ns_resv_running_t.shares). */
+static const ns_share_t *running_shares (void *arg, uint64_t job, int *n)
+{
+    const ns_sim_t *s = arg;
+    *n = s->jobs[job].out.nodes;
+    return s->shares + s->jobs[job].shoff;
+}
+
+/* The running jobs for sim/resv.c: nodes (whole) or cores counted. */
+static ns_resv_running_t running (ns_sim_t *s, int nodes)
+{
+    return (ns_resv_running_t){ s->byest, s->byest_end,
+                                nodes ? s->byest_nodes : s->byest_cores,
+                                s->nbyest, running_shares, s };
 }
 
 /* ---- rates ---- */
@@ -556,8 +627,9 @@ static int update_rate (ns_sim_t *s, int j)
     struct sj *jb = &s->jobs[j];
     if (jb->neutral && jb->rate == 1.0) {
         /* rate stays 1: only the shared flag can change */
-        for (int i = 0; i < jb->nshares && !jb->out.shared; i++)
-            if (ns_node_ntenants (s->c, jb->shares[i].node) > 1)
+        const ns_share_t *sh = s->shares + jb->shoff;
+        for (int i = 0; i < jb->out.nodes && !jb->out.shared; i++)
+            if (ns_node_ntenants (s->c, sh[i].node) > 1)
                 jb->out.shared = 1;
         return 0;
     }
@@ -567,8 +639,9 @@ static int update_rate (ns_sim_t *s, int j)
     jb->last = s->now;
     double rate = s->conf.wallclock
                   ? 1.0 : ns_job_rate (s->c, s->conf.model, (uint64_t)j);
-    for (int i = 0; i < jb->nshares && !jb->out.shared; i++)
-        if (ns_node_ntenants (s->c, jb->shares[i].node) > 1)
+    const ns_share_t *sh = s->shares + jb->shoff;
+    for (int i = 0; i < jb->out.nodes && !jb->out.shared; i++)
+        if (ns_node_ntenants (s->c, sh[i].node) > 1)
             jb->out.shared = 1;
     if (rate == jb->rate)
         return 0;
@@ -584,8 +657,8 @@ static int update_cotenants (ns_sim_t *s, int j)
      * flags of its co-tenants, and only on arrival. */
     int flags_only = jb->neutral;
     s->stamp++;
-    for (int i = 0; i < jb->nshares; i++) {
-        int node = jb->shares[i].node;
+    for (int i = 0; i < jb->out.nodes; i++) {
+        int node = s->shares[jb->shoff + i].node;
         int nt = ns_node_ntenants (s->c, node);
         for (int k = 0; k < nt; k++) {
             uint64_t id = ns_node_tenant_job (s->c, node, k);
@@ -639,11 +712,14 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     free (mem);
     if (rc < 0)
         return -1;
-    jb->shares = malloc (sizeof (ns_share_t) * pl->n);
-    if (!jb->shares)
+    if (ns_grow (&s->shares, &s->sharescap, s->nsharesall + pl->n,
+                 sizeof (*s->shares), 4096) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    memcpy (jb->shares, pl->shares, sizeof (ns_share_t) * pl->n);
-    jb->nshares = pl->n;
+    memcpy (s->shares + s->nsharesall, pl->shares,
+            sizeof (ns_share_t) * pl->n);
+    jb->shoff = (uint32_t)s->nsharesall;
+    s->nsharesall += pl->n;
+    jb->out.nodes = pl->n;
     jb->flags = pl->flags;
     if (!(pl->flags & NS_JOB_CLOSES_NODES))
         s->nopen++;
@@ -686,11 +762,23 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     return 0;
 }
 
+/* still_fails () looks at no more than this many releases. */
+#define RECHECK_MAX 32
+
 static int log_release (ns_sim_t *s, const struct sj *jb)
 {
-    if (s->nrlog + jb->nshares > s->rlogcap) {
+    int64_t used = s->nrlog - s->rlog0;
+    if (used + jb->out.nodes > s->rlogcap) {
+        /* Only the last RECHECK_MAX releases are ever read: keep those. */
+        int64_t keep = used < RECHECK_MAX ? used : RECHECK_MAX;
+        if (keep > 0)
+            memmove (s->rlog, s->rlog + used - keep, sizeof (int) * keep);
+        s->rlog0 = s->nrlog - keep;
+        used = keep;
+    }
+    if (used + jb->out.nodes > s->rlogcap) {
         int64_t cap = s->rlogcap ? s->rlogcap * 2 : 4096;
-        while (cap < s->nrlog + jb->nshares)
+        while (cap < used + jb->out.nodes)
             cap *= 2;
         int *l = realloc (s->rlog, sizeof (int) * cap);
         if (!l)
@@ -698,8 +786,8 @@ static int log_release (ns_sim_t *s, const struct sj *jb)
         s->rlog = l;
         s->rlogcap = cap;
     }
-    for (int i = 0; i < jb->nshares; i++)
-        s->rlog[s->nrlog++] = jb->shares[i].node;
+    for (int i = 0; i < jb->out.nodes; i++)
+        s->rlog[s->nrlog++ - s->rlog0] = s->shares[jb->shoff + i].node;
     return 0;
 }
 
@@ -725,7 +813,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
         s->stats.last_end = s->now;
     if (update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    /* jb->shares stays: ns_sim_job_shares () reports where it ran. */
+    /* Its shares stay: ns_sim_job_shares () reports where it ran. */
     if (s->progress_fn && s->progress_every > 0
         && s->done % s->progress_every == 0)
         s->progress_fn (s, s->done, s->njobs, s->progress_arg);
@@ -905,7 +993,6 @@ static int dominated (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
 /* A job that failed earlier still fails if the nodes released since then
  * cannot make up its shortfall: starts never make a placement possible,
  * and only the released nodes can have become admissible. */
-#define RECHECK_MAX 32
 
 static int still_fails (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
 {
@@ -916,7 +1003,8 @@ static int still_fails (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
         return 0;
     int need = jb->fail_width - jb->fail_have;
     int gained = ns_place_admits (s->c, &s->conf.policy, s->conf.model, r,
-                                  s->rlog + from, (int)(s->nrlog - from),
+                                  s->rlog + (from - s->rlog0),
+                                  (int)(s->nrlog - from),
                                   need);
     if (gained >= need)
         return 0;
@@ -1021,12 +1109,12 @@ int ns_sim_would_start (ns_sim_t *s, int program, int ntasks, int *partner,
 
 const ns_share_t *ns_sim_job_shares (const ns_sim_t *s, int i, int *n)
 {
-    if (i < 0 || i >= s->njobs || !s->jobs[i].shares) {
+    if (i < 0 || i >= s->njobs || s->jobs[i].out.nodes == 0) {
         *n = 0;
         return NULL;
     }
-    *n = s->jobs[i].nshares;
-    return s->jobs[i].shares;
+    *n = s->jobs[i].out.nodes;
+    return s->shares + s->jobs[i].shoff;
 }
 
 int ns_sim_queued (const ns_sim_t *s)
@@ -1043,40 +1131,33 @@ int ns_sim_live (const ns_sim_t *s)
     return s->njobs - s->done;
 }
 
-/* The block key of a live queue entry (see bmin_nt). */
+/* The key of a live queue entry in the tree (see tree). */
 static int qkey (const ns_sim_t *s, int pos)
 {
-    return s->qtasks[pos] > ns_cluster_total_cores (s->c) ? 0
-                                                          : s->qtasks[pos];
-}
-
-static void block_update (ns_sim_t *s, int b)
-{
-    int mn = INT_MAX;
-    double me = INFINITY;
-    int from = b * QBLOCK, to = from + QBLOCK < s->qend ? from + QBLOCK
-                                                       : s->qend;
-    for (int p = from; p < to; p++) {
-        if (s->qtasks[p] < 0)
-            continue;
-        int k = qkey (s, p);
-        if (k < mn)
-            mn = k;
-        if (s->qest[p] < me)
-            me = s->qest[p];
-    }
-    s->bmin_nt[b] = mn;
-    s->bmin_est[b] = me;
-    tree_fix (s, b);
+    return s->qtasks[pos] > s->total ? 0 : s->qtasks[pos];
 }
 
 /* Leave a tombstone at pos; the head moves past tombstones. */
 static void queue_remove (ns_sim_t *s, int pos)
 {
+    int b = pos / QBLOCK, cls = ns_qtree_class (qkey (s, pos));
+    float est = ns_qtree_est (s->qest[pos]);
     s->queue[pos] = -1;
     s->qtasks[pos] = -1;
-    s->qlive[pos / QBLOCK] &= ~(1ULL << (pos % QBLOCK));
-    block_update (s, pos / QBLOCK);
+    s->qlive[b] &= ~(1ULL << (pos % QBLOCK));
+    if (ns_qtree_leaf (&s->tree, b)[cls] == est) {
+        /* it was the least of its class in the block: the next least */
+        float m = INFINITY;
+        for (uint64_t live = s->qlive[b]; live; live &= live - 1) {
+            int p = b * QBLOCK + __builtin_ctzll (live);
+            if (ns_qtree_class (qkey (s, p)) == cls) {
+                float e = ns_qtree_est (s->qest[p]);
+                if (e < m)
+                    m = e;
+            }
+        }
+        ns_qtree_set (&s->tree, b, cls, m);
+    }
     while (s->qstart < s->qend && s->qtasks[s->qstart] < 0)
         s->qstart++;
 }
@@ -1107,8 +1188,8 @@ static int reserve_whole (ns_sim_t *s, int head)
         || jb->shape_s > ns_cluster_max_cores (s->c))
         return -1;
     memset (s->outside, 1, s->conf.nnodes);
-    int k = ns_resv_whole (s->c, width, s->byest, s->byest_end, s->nbyest,
-                           s->rbits, s->rnodes);
+    ns_resv_running_t run = running (s, 1);
+    int k = ns_resv_whole (s->c, width, &run, s->rbits, s->rnodes);
     if (k > 0) {
         double end = s->byest_end[k - 1];
         s->shadow = end > s->now ? end : s->now;
@@ -1132,19 +1213,41 @@ static int reserve_pack (ns_sim_t *s, int head)
         return -1;
     if (!s->rnodes && !(s->rnodes = calloc ((size_t)nn, sizeof (int))))
         return -1;
-    int cnt;
-    int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, s->byest,
-                          s->byest_end, s->nbyest, s->rx, s->rnodes, &cnt);
+    ns_resv_running_t run = running (s, 0);
+    int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, &run, NULL, NULL,
+                          NULL);
     if (k < 0)
         return -1;
-    memset (s->outside, 1, nn);
     if (k > 0) {
         double end = s->byest_end[k - 1];
         s->shadow = end > s->now ? end : s->now;
-        for (int i = 0; i < cnt; i++) {
-            s->hmark[s->rnodes[i]] = s->resv_id;
-            s->outside[s->rnodes[i]] = 0;
-        }
+    }
+    /* The nodes when a candidate needs them (resv_nodes ()) */
+    s->resv_lazy = head + 1;
+    return 0;
+}
+
+/* The nodes of a reservation that reserve_pack () left to be found: on
+ * the cluster it was computed for (a start keeps a reservation only
+ * after asking for its nodes). */
+static int resv_nodes (ns_sim_t *s)
+{
+    if (!s->resv_lazy)
+        return 0;
+    int head = s->resv_lazy - 1;
+    s->resv_lazy = 0;
+    memset (s->outside, 1, s->conf.nnodes);
+    if (s->shadow == INFINITY)
+        return 0;
+    int cnt;
+    ns_resv_running_t run = running (s, 0);
+    int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, &run, s->rx,
+                          s->rnodes, &cnt);
+    if (k <= 0)
+        return -1;      /* cannot happen: the same state found k */
+    for (int i = 0; i < cnt; i++) {
+        s->hmark[s->rnodes[i]] = s->resv_id;
+        s->outside[s->rnodes[i]] = 0;
     }
     return 0;
 }
@@ -1164,6 +1267,7 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     s->resv_version = s->cluster_version;
     s->resv_id++;
     s->shadow = INFINITY;
+    s->resv_lazy = 0;
     int nn = s->conf.nnodes;
     if (s->whole && s->nopen == 0 && reserve_whole (s, head) == 0)
         return 0;
@@ -1256,6 +1360,93 @@ static int backfill_start (ns_sim_t *s, int j, int pos, int64_t *room,
     return 0;
 }
 
+/* The scan's bounds at this point: a job can start only with at most
+ * `fits` tasks (room; under a monotone policy the failures too), and, if
+ * it would fit only on the reserved nodes (monotone: more than `outside`
+ * tasks), only if its estimate is at most `lim`. */
+static void scan_bounds (const ns_sim_t *s, int head, int64_t room,
+                         struct scanq *q)
+{
+    q->fits = room;
+    if (s->monotone && s->fmin_version == s->release_version
+        && s->fmin - 1 < q->fits)
+        q->fits = s->fmin - 1;
+    q->outside = q->fits;
+    q->lim = INFINITY;
+    if (s->monotone && s->tmin_resv == s->resv_id && s->resv_head == head
+        && s->resv_version == s->cluster_version) {
+        if (s->tmin - 1 < q->outside)
+            q->outside = s->tmin - 1;
+        q->lim = s->shadow - s->now + EPS;
+    }
+}
+
+/* The positions of block b that may hold a job able to start under q. */
+static uint64_t block_mask (const ns_sim_t *s, int b, const struct scanq *q)
+{
+    uint64_t m = 0;
+    for (uint64_t live = s->qlive[b]; live; live &= live - 1) {
+        int i = __builtin_ctzll (live), p = b * QBLOCK + i;
+        if (ns_qtree_may (q->fits, q->outside, q->lim, qkey (s, p),
+                          s->qest[p]))
+            m |= 1ULL << i;
+    }
+    return m;
+}
+
+/* The first position from pos on, before end, that may hold a job able to
+ * start under q, else end.  The blocks where none can are passed through
+ * the tree; within a block the live jobs under q are a bit mask, kept
+ * while q and the block stay (a scan only moves forward, and only the
+ * job it looks at leaves the queue). */
+static int next_candidate (ns_sim_t *s, int pos, int end,
+                           const struct scanq *q)
+{
+    if (q->fits != s->mq.fits || q->outside != s->mq.outside
+        || q->lim != s->mq.lim) {
+        s->mq = *q;
+        ns_qtree_query (&s->mqt, q->fits, q->outside, q->lim);
+        s->mblock = -1;
+    }
+    while (pos < end) {
+        int b = pos / QBLOCK;
+        if (b != s->mblock) {
+            int nb = ns_qtree_next (&s->tree, b, &s->mqt);
+            if (nb < 0)
+                return end;
+            if (nb != b) {
+                b = nb;
+                pos = b * QBLOCK;
+                if (pos >= end)
+                    return end;
+            }
+            s->mblock = b;
+            s->mbits = block_mask (s, b, q);
+        }
+        uint64_t m = s->mbits >> (pos % QBLOCK);
+        if (m) {
+            pos += __builtin_ctzll (m);
+            return pos < end ? pos : end;
+        }
+        pos = (b + 1) * QBLOCK;
+    }
+    return end;
+}
+
+/* The first queued job from pos on, before end, else end. */
+static int next_live (const ns_sim_t *s, int pos, int end)
+{
+    while (pos < end) {
+        uint64_t live = s->qlive[pos / QBLOCK] >> (pos % QBLOCK);
+        if (live) {
+            pos += __builtin_ctzll (live);
+            return pos < end ? pos : end;
+        }
+        pos = (pos / QBLOCK + 1) * QBLOCK;
+    }
+    return end;
+}
+
 /* One backfill pass behind a head that cannot start (textbook EASY):
  * every candidate in queue order that fits the free nodes now starts if
  * it is estimated to end by the shadow time (anywhere), or else if it
@@ -1296,61 +1487,32 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
     int64_t room = free_cores (s);
     if (s->closes && (int64_t)ns_cluster_nempty (s->c) * maxc < room)
         room = (int64_t)ns_cluster_nempty (s->c) * maxc;
-    /* Whole blocks of the queue are jumped over when no job in them can
-     * start (only when the whole queue is scanned: with a depth, every
-     * job looked at counts). */
+    /* Jobs that cannot start are passed without being looked at (only
+     * when the whole queue is scanned: with a depth, every job looked at
+     * counts). */
     int jump = s->conf.bf_depth == INT_MAX;
     do {
         int refused = 0;    /* a candidate was refused for the reserved
                                nodes in this scan */
+        int end = limit < 0 ? s->qend : limit;
         rescan = 0;
-        for (; (limit < 0 ? pos < s->qend && examined < s->conf.bf_depth
-                          : pos < limit)
-               && room > 0;
-             pos++) {
-            if (pos % QBLOCK == 0 && !s->qlive[pos / QBLOCK]) {
-                pos += QBLOCK - 1;
-                continue;   /* tombstones only */
+        s->mblock = -1;
+        s->mq.fits = -1;
+        for (;; pos++) {
+            if (room <= 0)
+                break;
+            if (jump) {
+                struct scanq q;
+                scan_bounds (s, head, room, &q);
+                pos = next_candidate (s, pos, end, &q);
             }
-            if (jump && pos % QBLOCK == 0) {
-                /* A job can start only with at most `fits` tasks (room;
-                 * under a monotone policy the failures too), and, if it
-                 * would fit only on the reserved nodes (monotone: at
-                 * least tmin tasks), if it is short. */
-                int64_t fits = room;
-                if (s->monotone && s->fmin_version == s->release_version
-                    && s->fmin - 1 < fits)
-                    fits = s->fmin - 1;
-                int64_t outside = fits;
-                double lim = INFINITY;
-                if (s->monotone && s->tmin_resv == s->resv_id
-                    && s->resv_head == head
-                    && s->resv_version == s->cluster_version) {
-                    if (s->tmin - 1 < outside)
-                        outside = s->tmin - 1;
-                    lim = s->shadow - s->now + EPS;
-                }
-                int b = pos / QBLOCK;
-                int next = ns_qtree_next (&s->tree, b, fits, outside, lim);
-                if (next != b) {
-                    /* to the next block that may hold one, or past the
-                     * end */
-                    pos = next < 0
-                              ? (s->qend + QBLOCK - 1) / QBLOCK * QBLOCK
-                              : next * QBLOCK;
-                    pos--;
-                    continue;
-                }
+            else {
+                if (limit < 0 && examined >= s->conf.bf_depth)
+                    break;
+                pos = next_live (s, pos, end);
             }
-            /* to the next queued job (tombstones are not looked at) */
-            uint64_t live = s->qlive[pos / QBLOCK] >> (pos % QBLOCK);
-            if (!(live & 1)) {
-                if (live)
-                    pos += __builtin_ctzll (live) - 1;
-                else
-                    pos |= QBLOCK - 1;
-                continue;
-            }
+            if (pos >= end)
+                break;
             int nt = s->qtasks[pos];
             examined++;
             if (nt > room && nt <= total)
@@ -1361,13 +1523,13 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                 note_failed (s, nt);
                 continue;   /* failed in this state: decide () says so */
             }
-            double end = s->now + s->qest[pos];
+            double end_t = s->now + s->qest[pos];
             /* Same policy-visible request, same state: it fits only on
              * the reserved nodes; only a short enough job may go. */
             if (f && f->touch_version == s->cluster_version) {
                 if (ensure_reserved (s, head, err) < 0)
                     return -1;
-                if (end > s->shadow + EPS) {
+                if (end_t > s->shadow + EPS) {
                     refused = 1;
                     continue;
                 }
@@ -1388,11 +1550,11 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
              * starts without computing it. */
             if (bound < 0)
                 bound = shadow_bound (s, head);
-            if (end > bound + EPS) {
+            if (end_t > bound + EPS) {
                 if (ensure_reserved (s, head, err) < 0)
                     return -1;
             }
-            if (end <= bound + EPS || end <= s->shadow + EPS) {
+            if (end_t <= bound + EPS || end_t <= s->shadow + EPS) {
                 if (backfill_start (s, j, pos, &room, err) < 0)
                     return -1;
                 /* The reservation is recomputed when next needed (the
@@ -1401,6 +1563,8 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                     rescan = 1;
                 continue;
             }
+            if (resv_nodes (s) < 0)
+                return ns_error_set (err, EINVAL, "reservation lost");
             if (touches_reservation (s, s->pl)) {
                 /* Steer it to the free nodes outside the reservation. */
                 d = decide (s, j, s->outside, err);
@@ -1423,9 +1587,6 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
              * time: the reservation stays valid.  Keep the cache. */
             s->resv_version = s->cluster_version;
         }
-        if (pos > s->qend)
-            pos = s->qend;  /* a jump went past the end: jobs queued later
-                               start there */
         if (rescan) {
             if (limit < 0) {
                 /* the first scan's end, for the next pass to resume */
@@ -1474,15 +1635,13 @@ static void enqueue (ns_sim_t *s, int j)
     s->qtasks[pos] = s->jobs[j].in.ntasks;
     s->qest[pos] = est_runtime (&s->jobs[j]);
     s->queue[pos] = j;
-    int b = pos / QBLOCK, k = qkey (s, pos);
+    int b = pos / QBLOCK, cls = ns_qtree_class (qkey (s, pos));
     if (pos % QBLOCK == 0)
         s->qlive[b] = 0;
     s->qlive[b] |= 1ULL << (pos % QBLOCK);
-    if (pos % QBLOCK == 0 || k < s->bmin_nt[b])
-        s->bmin_nt[b] = k;
-    if (pos % QBLOCK == 0 || s->qest[pos] < s->bmin_est[b])
-        s->bmin_est[b] = s->qest[pos];
-    tree_fix (s, b);
+    float est = ns_qtree_est (s->qest[pos]);
+    if (est < ns_qtree_leaf (&s->tree, b)[cls])
+        ns_qtree_set (&s->tree, b, cls, est);
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)
         s->stats.first_submit = s->now;
@@ -1525,8 +1684,10 @@ static void check_governed (ns_sim_t *s)
 int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
 {
     check_governed (s);
-    while (s->nheap > 0) {
-        double t = s->heap[0].t;
+    struct ev e;
+    int src;
+    while ((src = ev_next (s, &e)) > 0) {
+        double t = e.t;
         if (until >= 0 && t > until) {
             account_usage (s, until);
             s->now = until;
@@ -1539,8 +1700,11 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
          * that ended) changes nothing, and a pass then would give EASY
          * extra scheduling instants that no real event caused. */
         int changed = 0;
-        while (s->nheap > 0 && s->heap[0].t <= t + EPS) {
-            struct ev e = heap_pop (s);
+        while ((src = ev_next (s, &e)) > 0 && e.t <= t + EPS) {
+            if (src == 2)
+                heap_pop (s);
+            else
+                s->subhead++;
             if (e.type == EV_SUBMIT) {
                 enqueue (s, e.job);
                 changed = 1;

@@ -62,20 +62,22 @@ typedef enum {
     NS_SJ_NEVER,        /* can never fit the machine: dropped */
 } ns_sjstate_t;
 
-/* Per-job outcome, valid after the run. */
+/* Per-job outcome, valid after the run (one per job for the whole run:
+ * kept small). */
 typedef struct {
-    ns_sjstate_t state;
     double start;
     double end;
     int nodes;            /* width it ran at */
-    int shared;           /* 1 if it ever had a co-tenant */
-    int striped;
-    int over_limit;       /* ran longer than its requested time */
-    int killed;           /* killed at its requested time (overrun kill)
+    unsigned char state;  /* ns_sjstate_t */
+    unsigned char shared; /* 1 if it ever had a co-tenant */
+    unsigned char striped;
+    unsigned char over_limit; /* ran longer than its requested time */
+    unsigned char killed; /* killed at its requested time (overrun kill)
                              before its work was done */
-    ns_rule_t rule;       /* how the policy placed it (NS_RULE_NONE if it
-                             never started) */
-    ns_pack_why_t why;    /* rule pack or as asked: why packed */
+    unsigned char rule;   /* ns_rule_t: how the policy placed it
+                             (NS_RULE_NONE if it never started) */
+    unsigned char why;    /* ns_pack_why_t: rule pack or as asked: why
+                             packed */
 } ns_simresult_t;
 
 typedef struct {

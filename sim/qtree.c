@@ -1,76 +1,122 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* qtree.c - the backfill scan's min-tree over queue blocks (see qtree.h) */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "qtree.h"
 
-static void pull (ns_qtree_t *t, int i)
+#define K NS_QTREE_CLASSES
+
+int ns_qtree_class (int key)
 {
-    int l = 2 * i, r = l + 1;
-    t->nt[i] = t->nt[l] < t->nt[r] ? t->nt[l] : t->nt[r];
-    t->est[i] = t->est[l] < t->est[r] ? t->est[l] : t->est[r];
+    if (key <= 0)
+        return 0;
+    int bits = 32 - __builtin_clz ((unsigned)key);
+    return bits < K - 1 ? bits : K - 1;
 }
 
-int ns_qtree_grow (ns_qtree_t *t, int nblocks, int used, const int *nt,
-                   const double *est, const uint64_t *live)
+float ns_qtree_est (double est)
+{
+    if (!(est < FLT_MAX))
+        return FLT_MAX;
+    float f = (float)est;
+    if ((double)f > est)
+        f = nextafterf (f, -INFINITY);
+    return f;
+}
+
+int ns_qtree_grow (ns_qtree_t *t, int nblocks)
 {
     if (nblocks <= t->n)
         return 0;
     int n = t->n ? t->n : 64;
     while (n < nblocks)
         n *= 2;
-    int *tnt = realloc (t->nt, sizeof (*tnt) * 2 * (size_t)n);
-    if (!tnt)
+    float *e = malloc (sizeof (*e) * K * 2 * (size_t)n);
+    if (!e)
         return -1;
-    t->nt = tnt;
-    double *test = realloc (t->est, sizeof (*test) * 2 * (size_t)n);
-    if (!test)
-        return -1;
-    t->est = test;
-    t->n = n;
-    for (int b = 0; b < n; b++) {
-        int on = b < used && live[b];
-        t->nt[n + b] = on ? nt[b] : INT_MAX;
-        t->est[n + b] = on ? est[b] : INFINITY;
-    }
+    for (size_t i = 0; i < (size_t)K * 2 * n; i++)
+        e[i] = INFINITY;
+    if (t->n)
+        memcpy (e + (size_t)K * n, t->est + (size_t)K * t->n,
+                sizeof (*e) * K * (size_t)t->n);
     for (int i = n - 1; i >= 1; i--)
-        pull (t, i);
+        for (int c = 0; c < K; c++) {
+            float l = e[K * 2 * i + c], r = e[K * (2 * i + 1) + c];
+            e[K * i + c] = l < r ? l : r;
+        }
+    free (t->est);
+    t->est = e;
+    t->n = n;
     return 0;
 }
 
 void ns_qtree_free (ns_qtree_t *t)
 {
-    free (t->nt);
     free (t->est);
-    t->nt = NULL;
     t->est = NULL;
     t->n = 0;
 }
 
-void ns_qtree_set (ns_qtree_t *t, int b, int nt, double est)
+const float *ns_qtree_leaf (const ns_qtree_t *t, int b)
+{
+    return t->est + (size_t)K * (t->n + b);
+}
+
+void ns_qtree_set (ns_qtree_t *t, int b, int cls, float est)
 {
     int i = t->n + b;
-    t->nt[i] = nt;
-    t->est[i] = est;
+    t->est[K * i + cls] = est;
     for (i >>= 1; i >= 1; i >>= 1) {
-        int pnt = t->nt[i];
-        double pest = t->est[i];
-        pull (t, i);
-        if (t->nt[i] == pnt && t->est[i] == pest)
+        float l = t->est[K * 2 * i + cls], r = t->est[K * (2 * i + 1) + cls];
+        float m = l < r ? l : r;
+        if (t->est[K * i + cls] == m)
             break;      /* the ancestors do not change either */
+        t->est[K * i + cls] = m;
     }
 }
 
-int ns_qtree_next (const ns_qtree_t *t, int b, int64_t fits, int64_t outside,
-                   double lim)
+void ns_qtree_query (ns_qtree_query_t *q, int64_t fits, int64_t outside,
+                     double lim)
+{
+    float flim = FLT_MAX;
+    if (lim < FLT_MAX) {
+        flim = (float)lim;
+        if ((double)flim < lim)
+            flim = nextafterf (flim, INFINITY);
+        if (flim > FLT_MAX)
+            flim = FLT_MAX;
+    }
+    for (int c = 0; c < K; c++) {
+        int64_t lo = c == 0 ? 0 : (int64_t)1 << (c - 1);
+        if (lo > fits)
+            q->bound[c] = -INFINITY;    /* every key of the class is
+                                           larger than fits */
+        else if (lo <= outside)
+            q->bound[c] = FLT_MAX;      /* some may start anywhere */
+        else
+            q->bound[c] = flim;
+    }
+}
+
+static inline int hit (const float *e, const float *bound)
+{
+    int r = 0;
+    for (int c = 0; c < K; c++)
+        r |= e[c] <= bound[c];
+    return r;
+}
+
+int ns_qtree_next (const ns_qtree_t *t, int b, const ns_qtree_query_t *q)
 {
     if (b >= t->n)
         return -1;
     int i = t->n + b;
     for (;;) {
-        if (!(t->nt[i] > fits || (t->nt[i] > outside && t->est[i] > lim))) {
+        if (hit (t->est + (size_t)K * i, q->bound)) {
             if (i >= t->n)
                 return i - t->n;
             i = 2 * i;      /* the leftmost child that may hold one */

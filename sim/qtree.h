@@ -1,38 +1,73 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* qtree.h - the backfill scan's index of the queue: a min-tree over blocks
  *
- * Leaf b holds the least task count and the least estimated runtime of
- * the queued jobs in block b of queue positions (INT_MAX and INFINITY
- * when it holds none); an inner node the least of its subtree.  The scan
- * asks for the next block from b on where a job may start and passes
- * every block where none can in O(log blocks).
+ * Queued jobs fall in classes by their key (their task count, 0 for a job
+ * that must be looked at whatever the state): class 0 holds key 0, class
+ * c >= 1 the keys of c bits, [2^(c-1), 2^c - 1], the last class every
+ * larger key.  Leaf b holds, per class, the least estimated runtime of the
+ * queued jobs of that class in block b of queue positions (INFINITY when
+ * none); an inner node the least of its subtree, class by class.
+ *
+ * A job may start only with at most `fits` tasks, and with more than
+ * `outside` tasks only if its estimate is at most `lim`: a query turns
+ * these into a bound per class, and the scan passes every block where no
+ * class has a job under its bound in O(log blocks).  Within a class whose
+ * keys straddle a threshold the bound is the looser one: a block found
+ * may hold no job able to start (the caller looks at each), a block
+ * passed holds none.
  */
 #ifndef NODESHARE_QTREE_H
 #define NODESHARE_QTREE_H
 
 #include <stdint.h>
 
+#define NS_QTREE_CLASSES 16
+
 typedef struct {
-    int *nt;        /* 2 * n entries; leaf b at n + b */
-    double *est;
+    float *est;     /* 2 * n nodes of NS_QTREE_CLASSES minima; leaf b is
+                       node n + b */
     int n;          /* leaves, a power of two */
 } ns_qtree_t;
 
-/* Room for nblocks leaves; the leaves of blocks [0, used) are taken from
- * nt[], est[] where live[b] is non-zero, the others are empty.  0, or -1
- * out of memory (the tree is unchanged). */
-int ns_qtree_grow (ns_qtree_t *t, int nblocks, int used, const int *nt,
-                   const double *est, const uint64_t *live);
+typedef struct {
+    float bound[NS_QTREE_CLASSES];  /* a class may hold a job able to
+                                       start where its least estimate is
+                                       at most this */
+} ns_qtree_query_t;
+
+/* The class of a key (>= 0). */
+int ns_qtree_class (int key);
+
+/* An estimate as the tree stores it: a float no larger than est. */
+float ns_qtree_est (double est);
+
+/* Room for nblocks leaves (new ones empty).  0, or -1 out of memory (the
+ * tree is unchanged). */
+int ns_qtree_grow (ns_qtree_t *t, int nblocks);
 void ns_qtree_free (ns_qtree_t *t);
 
-/* Leaf b becomes (nt, est): empty is INT_MAX, INFINITY. */
-void ns_qtree_set (ns_qtree_t *t, int b, int nt, double est);
+/* The minima of leaf b (NS_QTREE_CLASSES floats, read only). */
+const float *ns_qtree_leaf (const ns_qtree_t *t, int b);
 
-/* The first block from b on that may hold a job able to start: one of at
- * most fits tasks, and of at most outside tasks or an estimate of at most
- * lim; -1 if none.  The minima of a subtree rule it out for every block
- * under it. */
-int ns_qtree_next (const ns_qtree_t *t, int b, int64_t fits, int64_t outside,
-                   double lim);
+/* Leaf b's minimum of class cls becomes est (a value of ns_qtree_est (),
+ * or INFINITY for none). */
+void ns_qtree_set (ns_qtree_t *t, int b, int cls, float est);
+
+/* The bounds for jobs of at most fits tasks, and of at most outside
+ * tasks (outside <= fits) or an estimate of at most lim. */
+void ns_qtree_query (ns_qtree_query_t *q, int64_t fits, int64_t outside,
+                     double lim);
+
+/* Could a job of key k and estimate est start under q?  The exact test
+ * the bounds approximate. */
+static inline int ns_qtree_may (int64_t fits, int64_t outside, double lim,
+                                int k, double est)
+{
+    return k <= fits && (k <= outside || est <= lim);
+}
+
+/* The first block from b on that may hold a job able to start under q;
+ * -1 if none. */
+int ns_qtree_next (const ns_qtree_t *t, int b, const ns_qtree_query_t *q);
 
 #endif /* !NODESHARE_QTREE_H */

@@ -5,18 +5,44 @@
 
 #include "resv.h"
 
-int ns_resv_whole (const ns_cluster_t *c, int width, const uint64_t *order,
-                   const double *when, int n, uint64_t *bits, int *nodes)
+/* Job k's nodes and cores. */
+static const ns_share_t *shares_of (const ns_cluster_t *c,
+                                    const ns_resv_running_t *run, int k,
+                                    int *ns)
 {
-    int empty = ns_cluster_nempty (c);
-    int released = 0, k = 0;
+    if (run->shares)
+        return run->shares (run->arg, run->order[k], ns);
+    return ns_job_shares_ref (c, run->order[k], ns);
+}
+
+/* How many nodes (cores: 0) job k holds. */
+static int64_t count_of (const ns_cluster_t *c, const ns_resv_running_t *run,
+                         int k, int nodes)
+{
+    if (run->count)
+        return run->count[k];
+    int ns;
+    const ns_share_t *sh = shares_of (c, run, k, &ns);
+    if (nodes || !sh)
+        return sh ? ns : 0;
+    int64_t sum = 0;
+    for (int s = 0; s < ns; s++)
+        sum += sh[s].cores;
+    return sum;
+}
+
+int ns_resv_whole (const ns_cluster_t *c, int width,
+                   const ns_resv_running_t *run, uint64_t *bits, int *nodes)
+{
+    const double *when = run->when;
+    int n = run->n;
+    int64_t empty = ns_cluster_nempty (c);
+    int64_t released = 0;
+    int k = 0;
     /* Each node has at most one tenant: a job's end empties its nodes.
      * A try comes only after the last of the jobs ending together. */
     for (; k < n; k++) {
-        int ns;
-        const ns_share_t *sh = ns_job_shares_ref (c, order[k], &ns);
-        if (sh)
-            released += ns;
+        released += count_of (c, run, k, 1);
         if (when && k + 1 < n && when[k + 1] == when[k])
             continue;
         if (empty + released >= width)
@@ -27,7 +53,7 @@ int ns_resv_whole (const ns_cluster_t *c, int width, const uint64_t *order,
     /* Released nodes first, in index order, then the nodes empty now. */
     for (int i = 0; i <= k; i++) {
         int ns;
-        const ns_share_t *sh = ns_job_shares_ref (c, order[i], &ns);
+        const ns_share_t *sh = shares_of (c, run, i, &ns);
         for (int s = 0; sh && s < ns; s++)
             bits[sh[s].node >> 6] |= 1ULL << (sh[s].node & 63);
     }
@@ -108,18 +134,18 @@ static void sift (long long *h, int n, int i)
     h[i] = v;
 }
 
-int ns_resv_pack (const ns_cluster_t *c, int need, const uint64_t *order,
-                  const double *when, int n, ns_resv_scratch_t *x,
+int ns_resv_pack (const ns_cluster_t *c, int need,
+                  const ns_resv_running_t *run, ns_resv_scratch_t *x,
                   int *nodes, int *nn)
 {
+    const double *when = run->when;
+    int n = run->n;
     int64_t free = ns_cluster_total_cores (c) - ns_cluster_used_cores (c);
     int k = 0;
-    *nn = 0;
+    if (nn)
+        *nn = 0;
     for (; k < n; k++) {
-        int ns;
-        const ns_share_t *sh = ns_job_shares_ref (c, order[k], &ns);
-        for (int s = 0; sh && s < ns; s++)
-            free += sh[s].cores;
+        free += count_of (c, run, k, 0);
         if (when && k + 1 < n && when[k + 1] == when[k])
             continue;
         if (free >= need)
@@ -127,11 +153,13 @@ int ns_resv_pack (const ns_cluster_t *c, int need, const uint64_t *order,
     }
     if (k == n)
         return 0;
+    if (!nodes)
+        return k + 1;
     int nnodes = ns_cluster_nnodes (c);
     ns_cluster_free_cores_all (c, x->vfree);
     for (int i = 0; i <= k; i++) {
         int ns;
-        const ns_share_t *sh = ns_job_shares_ref (c, order[i], &ns);
+        const ns_share_t *sh = shares_of (c, run, i, &ns);
         for (int s = 0; sh && s < ns; s++)
             x->vfree[sh[s].node] += sh[s].cores;
     }

@@ -16,18 +16,32 @@
 
 #include "cluster.h"
 
+/* Where the running jobs are: order[0..n-1] are running jobs in the
+ * order they are estimated to end, when[] (may be NULL) their estimated
+ * ends (jobs with equal when[] end together), count[] (may be NULL) how
+ * many nodes (ns_resv_whole) or cores (ns_resv_pack) each holds, and
+ * shares (may be NULL) gives a job's nodes and cores as c has them (the
+ * caller may know them without a look-up). */
+typedef const ns_share_t *(*ns_resv_shares_f) (void *arg, uint64_t job,
+                                               int *n);
+typedef struct {
+    const uint64_t *order;
+    const double *when;
+    const int *count;
+    int n;
+    ns_resv_shares_f shares;
+    void *arg;
+} ns_resv_running_t;
+
 /* The reservation of a job needing `width` empty nodes, when every
  * running job of c holds its nodes whole and every node can hold the
- * job's slot: order[0..n-1] are running jobs in the order they are
- * estimated to end, when[] (may be NULL) their estimated ends (jobs with
- * equal when[] end together).  Returns k >= 1 when the job fits once
- * order[0..k-1] have ended, nodes[0..width-1] then holding the nodes
- * ns_place () would give it with the nodes empty now avoided (those
- * released first, then those empty now, each in index order); 0 when it
- * never fits.  bits: (nnodes + 63) / 64 words, zero on entry and on
- * return. */
-int ns_resv_whole (const ns_cluster_t *c, int width, const uint64_t *order,
-                   const double *when, int n, uint64_t *bits, int *nodes);
+ * job's slot.  Returns k >= 1 when the job fits once order[0..k-1] have
+ * ended, nodes[0..width-1] then holding the nodes ns_place () would give
+ * it with the nodes empty now avoided (those released first, then those
+ * empty now, each in index order); 0 when it never fits.  bits:
+ * (nnodes + 63) / 64 words, zero on entry and on return. */
+int ns_resv_whole (const ns_cluster_t *c, int width,
+                   const ns_resv_running_t *run, uint64_t *bits, int *nodes);
 
 /* Scratch of ns_resv_pack (): ns_resv_scratch_create (nnodes). */
 typedef struct ns_resv_scratch ns_resv_scratch_t;
@@ -40,11 +54,12 @@ void ns_resv_scratch_destroy (ns_resv_scratch_t *x);
  * the best-fitting single node, else the nodes in order), when no running
  * job holds its nodes whole and nothing limits the request (no allowed
  * nodes, memory or cores per node): such a placement succeeds exactly when
- * enough cores are free.  order, when, n as for ns_resv_whole ().
+ * enough cores are free.  run as for ns_resv_whole ().
  * Returns k >= 1 with nodes[0..*nn-1] the nodes it gets once
- * order[0..k-1] have ended, or 0 when it never fits.  c is not changed. */
-int ns_resv_pack (const ns_cluster_t *c, int need, const uint64_t *order,
-                  const double *when, int n, ns_resv_scratch_t *x,
+ * order[0..k-1] have ended, or 0 when it never fits.  nodes NULL: k alone
+ * (x and nn are not used).  c is not changed. */
+int ns_resv_pack (const ns_cluster_t *c, int need,
+                  const ns_resv_running_t *run, ns_resv_scratch_t *x,
                   int *nodes, int *nn);
 
 #endif /* !NODESHARE_RESV_H */
