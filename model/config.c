@@ -20,15 +20,13 @@
 
 #include <json.h>
 
+#include "jsonread.h"
 #include "nsconfig.h"
 #include "nsranges.h"
 
 /* A configuration is a few kilobytes; anything near this is a mistake
  * (a trace or a core file given by accident). */
 #define CONFIG_MAX_BYTES (16 * 1024 * 1024)
-
-/* How much of a string value or trailing text an error message quotes. */
-#define QUOTE_MAX 40
 
 struct ns_config {
     ns_policy_t policy;
@@ -44,11 +42,8 @@ struct ns_config {
 /* State of one load: where we are in the tree, for error messages, and
  * what the handlers of nested keys need from their parents. */
 struct reader {
-    const char *src;
+    ns_jreader_t j;         /* file name, error, JSON path */
     ns_config_t *cfg;
-    ns_error_t *err;
-    char path[256];
-    size_t len;
     int program;            /* programs.NAME being read */
     double def_speedup;     /* applied together once all keys are read */
     double def_slowdown;
@@ -239,142 +234,17 @@ range:
  * Error messages: "SRC: PATH: expected WHAT, got WHAT"
  */
 
-/* s as a JSON string literal, cut after QUOTE_MAX bytes (on a character
- * boundary) with "..." after the closing quote. */
-static const char *quote (const char *s, char *buf, size_t len)
-{
-    size_t o = 0, i = 0;
-    buf[o++] = '"';
-    for (; s[i] && o + 8 < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (i >= QUOTE_MAX && (c & 0xc0) != 0x80)
-            break;
-        if (c == '"' || c == '\\')
-            o += (size_t)snprintf (buf + o, len - o, "\\%c", c);
-        else if (c == '\n' || c == '\t' || c == '\r')
-            o += (size_t)snprintf (buf + o, len - o, "\\%c",
-                                   c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
-        else if (c < 0x20)
-            o += (size_t)snprintf (buf + o, len - o, "\\u%04x", c);
-        else
-            buf[o++] = (char)c;
-    }
-    snprintf (buf + o, len - o, "\"%s", s[i] ? "..." : "");
-    return buf;
-}
-
-/* What a value is, for "got ...": scalars as written in the file (json-c
- * keeps the text of doubles), containers by kind. */
-static const char *describe (json_object *v, char *buf, size_t len)
-{
-    switch (json_object_get_type (v)) {
-    case json_type_null:
-        return "null";
-    case json_type_boolean:
-        return json_object_get_boolean (v) ? "true" : "false";
-    case json_type_string:
-        return quote (json_object_get_string (v), buf, len);
-    case json_type_object:
-        return json_object_object_length (v) ? "an object" : "an empty object";
-    case json_type_array:
-        return json_object_array_length (v) ? "an array" : "an empty array";
-    case json_type_int:
-    case json_type_double:
-        snprintf (buf, len, "%s",
-                  json_object_to_json_string_ext (v, JSON_C_TO_STRING_PLAIN));
-        return buf;
-    }
-    return "?";
-}
-
-/* "SRC: PATH: message", errno set to errnum; returns -1. */
-__attribute__ ((format (printf, 3, 4)))
-static int fail_errno (struct reader *r, int errnum, const char *fmt, ...)
-{
-    char msg[NS_ERROR_TEXT];
-    va_list ap;
-    va_start (ap, fmt);
-    vsnprintf (msg, sizeof (msg), fmt, ap);
-    va_end (ap);
-    return ns_error_set (r->err, errnum, "%s: %s: %s", r->src,
-                         r->len ? r->path : "top level", msg);
-}
-
-/* "expected <what>, got <v>" */
-__attribute__ ((format (printf, 3, 4)))
-static int fail_got (struct reader *r, json_object *v, const char *fmt, ...)
-{
-    char what[NS_ERROR_TEXT / 2], got[QUOTE_MAX * 6 + 16];
-    va_list ap;
-    va_start (ap, fmt);
-    vsnprintf (what, sizeof (what), fmt, ap);
-    va_end (ap);
-    return fail_errno (r, EINVAL, "expected %s, got %s", what,
-                       describe (v, got, sizeof (got)));
-}
-
 /* A model/ setter failed (after our own checks, so out of memory): keep
  * its message and errno, prefixed with where we are. */
 static int fail_sub (struct reader *r, const ns_error_t *sub)
 {
-    return fail_errno (r, errno, "%s", sub->text);
+    return ns_jr_fail_errno (&r->j, errno, "%s", sub->text);
 }
 
 /*
  * JSON paths: programs.LAM.slowdown.ABQ, identity.patterns[2].match,
  * programs["a.out"] for keys that would be ambiguous after a dot.
  */
-
-static bool plain_key (const char *k)
-{
-    if (!*k)
-        return false;
-    for (; *k; k++) {
-        if (!(*k >= 'a' && *k <= 'z') && !(*k >= 'A' && *k <= 'Z')
-            && !(*k >= '0' && *k <= '9') && !strchr ("_-+", *k))
-            return false;
-    }
-    return true;
-}
-
-static void path_append (struct reader *r, const char *fmt, ...)
-    __attribute__ ((format (printf, 2, 3)));
-
-static void path_append (struct reader *r, const char *fmt, ...)
-{
-    size_t room = sizeof (r->path) - r->len;
-    va_list ap;
-    va_start (ap, fmt);
-    int n = vsnprintf (r->path + r->len, room, fmt, ap);
-    va_end (ap);
-    r->len = n < 0 || (size_t)n >= room ? sizeof (r->path) - 1
-                                         : r->len + (size_t)n;
-}
-
-/* Push a path element; returns the length to restore with path_pop(). */
-static size_t path_key (struct reader *r, const char *key)
-{
-    size_t old = r->len;
-    char q[QUOTE_MAX * 6 + 16];
-    if (plain_key (key))
-        path_append (r, "%s%s", r->len ? "." : "", key);
-    else
-        path_append (r, "[%s]", quote (key, q, sizeof (q)));
-    return old;
-}
-
-static size_t path_index (struct reader *r, size_t i)
-{
-    size_t old = r->len;
-    path_append (r, "[%zu]", i);
-    return old;
-}
-
-static void path_pop (struct reader *r, size_t old)
-{
-    r->len = old;
-    r->path[old] = '\0';
-}
 
 /*
  * Typed values
@@ -391,36 +261,11 @@ static int get_number (struct reader *r, json_object *v, double lo, double hi,
                        const char *expect, double *out)
 {
     if (!is_number (v))
-        return fail_got (r, v, "%s", expect);
+        return ns_jr_fail_got (&r->j, v, "%s", expect);
     double d = json_object_get_double (v);
     if (!isfinite (d) || d < lo || d > hi)
-        return fail_got (r, v, "%s", expect);
+        return ns_jr_fail_got (&r->j, v, "%s", expect);
     *out = d;
-    return 0;
-}
-
-/* An integer in lo..hi.  2.0 counts as an integer; json-c clamps integers
- * beyond 64 bits to INT64_MIN/INT64_MAX, so those two are never in range. */
-static int get_integer (struct reader *r, json_object *v, int64_t lo,
-                        int64_t hi, const char *expect, int64_t *out)
-{
-    int64_t i;
-    if (json_object_is_type (v, json_type_int)) {
-        i = json_object_get_int64 (v);
-        if (i == INT64_MIN || i == INT64_MAX)
-            return fail_got (r, v, "%s", expect);
-    }
-    else if (json_object_is_type (v, json_type_double)) {
-        double d = json_object_get_double (v);
-        if (!isfinite (d) || d != floor (d) || d < -0x1p62 || d > 0x1p62)
-            return fail_got (r, v, "%s", expect);
-        i = (int64_t)d;
-    }
-    else
-        return fail_got (r, v, "%s", expect);
-    if (i < lo || i > hi)
-        return fail_got (r, v, "%s", expect);
-    *out = i;
     return 0;
 }
 
@@ -429,14 +274,14 @@ static int get_integer (struct reader *r, json_object *v, int64_t lo,
 static int check_program_name (struct reader *r, const char *name,
                                const char *expect)
 {
-    char q[QUOTE_MAX * 6 + 16];
+    char q[NS_JSON_GOT_MAX];
     if (!*name)
-        return fail_errno (r, EINVAL, "expected %s, got \"\"", expect);
+        return ns_jr_fail_errno (&r->j, EINVAL, "expected %s, got \"\"", expect);
     if (strlen (name) >= NS_PROGRAM_NAME_MAX)
-        return fail_errno (r, EINVAL,
+        return ns_jr_fail_errno (&r->j, EINVAL,
                            "expected %s of at most %d characters, got %s",
                            expect, NS_PROGRAM_NAME_MAX - 1,
-                           quote (name, q, sizeof (q)));
+                           ns_json_quote (name, q, sizeof (q)));
     return 0;
 }
 
@@ -472,7 +317,7 @@ static int fail_unknown (struct reader *r, const struct key *keys)
     for (const struct key *k = keys; k->name && len < sizeof (list); k++)
         len += (size_t)snprintf (list + len, sizeof (list) - len, "%s%s",
                                  k == keys ? "" : ", ", k->name);
-    return fail_errno (r, EINVAL, "unknown key (expected one of %s)", list);
+    return ns_jr_fail_errno (&r->j, EINVAL, "unknown key (expected one of %s)", list);
 }
 
 static int read_object (struct reader *r, json_object *obj,
@@ -481,7 +326,7 @@ static int read_object (struct reader *r, json_object *obj,
     json_object_object_foreach (obj, name, val) {
         (void)val;
         if (!find_key (keys, name)) {
-            path_key (r, name);
+            ns_jr_path_key (&r->j, name);
             return fail_unknown (r, keys);
         }
     }
@@ -489,9 +334,9 @@ static int read_object (struct reader *r, json_object *obj,
         json_object *v;
         if (!json_object_object_get_ex (obj, k->name, &v))
             continue;
-        size_t old = path_key (r, k->name);
+        size_t old = ns_jr_path_key (&r->j, k->name);
         int rc = k->read (r, v);
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
         if (rc < 0)
             return -1;
     }
@@ -509,18 +354,18 @@ static int read_policy (struct reader *r, json_object *v)
 {
     ns_error_t sub;
     if (!json_object_is_type (v, json_type_string))
-        return fail_got (r, v, POLICY_NAMES);
+        return ns_jr_fail_got (&r->j, v, POLICY_NAMES);
     const char *s = json_object_get_string (v);
     /* keep:P interns P: say what is wrong with P rather than with the
      * policy name as a whole. */
     if (strncmp (s, "keep:", 5) == 0 && s[5] == '\0')
-        return fail_got (r, v, "keep:PROGRAM with a program name");
+        return ns_jr_fail_got (&r->j, v, "keep:PROGRAM with a program name");
     if (strncmp (s, "keep:", 5) == 0 && strlen (s + 5) >= NS_PROGRAM_NAME_MAX)
-        return fail_got (r, v, "keep:PROGRAM with a program name of at most "
+        return ns_jr_fail_got (&r->j, v, "keep:PROGRAM with a program name of at most "
                          "%d characters", NS_PROGRAM_NAME_MAX - 1);
     if (ns_policy_parse (&r->cfg->policy, s, r->cfg->progs, &sub) < 0)
         return errno == ENOMEM ? fail_sub (r, &sub)
-                               : fail_got (r, v, POLICY_NAMES);
+                               : ns_jr_fail_got (&r->j, v, POLICY_NAMES);
     return 0;
 }
 
@@ -533,14 +378,14 @@ static int read_mode (struct reader *r, json_object *v)
     else if (s && !strcmp (s, "shadow"))
         r->cfg->mode = NS_MODE_SHADOW;
     else
-        return fail_got (r, v, "\"normal\" or \"shadow\"");
+        return ns_jr_fail_got (&r->j, v, "\"normal\" or \"shadow\"");
     return 0;
 }
 
 static int read_stripe_width (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, 1, 16, "an integer 1..16", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 1, 16, "an integer 1..16", &i) < 0)
         return -1;
     r->cfg->policy.stripe_width = (int)i;
     return 0;
@@ -549,7 +394,7 @@ static int read_stripe_width (struct reader *r, json_object *v)
 static int read_max_cotenants (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, 1, 64, "an integer 1..64", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 1, 64, "an integer 1..64", &i) < 0)
         return -1;
     r->cfg->policy.max_cotenants = (int)i;
     return 0;
@@ -563,7 +408,7 @@ static int read_max_slowdown (struct reader *r, json_object *v)
 
 static int read_fallback_after (struct reader *r, json_object *v)
 {
-    return get_integer (r, v, -1, INT64_MAX,
+    return ns_jr_get_integer (&r->j, v, -1, INT64_MAX,
                         "an integer >= 0 (seconds) or -1 (never)",
                         &r->cfg->policy.fallback_after);
 }
@@ -571,7 +416,7 @@ static int read_fallback_after (struct reader *r, json_object *v)
 static int read_small_job_cores (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, -1, 1000000,
+    if (ns_jr_get_integer (&r->j, v, -1, 1000000,
                      "an integer 0..1000000 (cores) or -1 (half a node)",
                      &i) < 0)
         return -1;
@@ -590,7 +435,7 @@ static int read_stripe_margin (struct reader *r, json_object *v)
 static int read_seed (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, 0, INT64_MAX, "an integer >= 0", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 0, INT64_MAX, "an integer >= 0", &i) < 0)
         return -1;
     r->cfg->policy.seed = (uint64_t)i;
     return 0;
@@ -639,11 +484,11 @@ static int read_slowdown_entry (struct reader *r, const char *name,
 static int read_slowdown (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_object))
-        return fail_got (r, v, "an object (co-tenant program -> slowdown)");
+        return ns_jr_fail_got (&r->j, v, "an object (co-tenant program -> slowdown)");
     json_object_object_foreach (v, name, val) {
-        size_t old = path_key (r, name);
+        size_t old = ns_jr_path_key (&r->j, name);
         int rc = read_slowdown_entry (r, name, val);
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
         if (rc < 0)
             return -1;
     }
@@ -686,7 +531,7 @@ static int read_program (struct reader *r, const char *name, json_object *v)
     if (id < 0)
         return -1;
     if (!json_object_is_type (v, json_type_object))
-        return fail_got (r, v, "an object with spread_speedup, slowdown, "
+        return ns_jr_fail_got (&r->j, v, "an object with spread_speedup, slowdown, "
                                "weight, runtime");
     r->program = id;
     return read_object (r, v, program_keys);
@@ -695,11 +540,11 @@ static int read_program (struct reader *r, const char *name, json_object *v)
 static int read_programs (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_object))
-        return fail_got (r, v, "an object (program name -> figures)");
+        return ns_jr_fail_got (&r->j, v, "an object (program name -> figures)");
     json_object_object_foreach (v, name, val) {
-        size_t old = path_key (r, name);
+        size_t old = ns_jr_path_key (&r->j, name);
         int rc = read_program (r, name, val);
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
         if (rc < 0)
             return -1;
     }
@@ -717,9 +562,9 @@ static int read_order_entry (struct reader *r, json_object *v, bool *seen,
     if (json_object_is_type (v, json_type_string))
         s = ns_idsource_parse (json_object_get_string (v));
     if (s < 0 || s >= NS_ID_NONE)
-        return fail_got (r, v, "one of tag, script, name");
+        return ns_jr_fail_got (&r->j, v, "one of tag, script, name");
     if (seen[s])
-        return fail_got (r, v, "each source at most once");
+        return ns_jr_fail_got (&r->j, v, "each source at most once");
     seen[s] = true;
     *out = (ns_idsource_t)s;
     return 0;
@@ -735,13 +580,13 @@ static int read_order (struct reader *r, json_object *v)
 
     if (!json_object_is_type (v, json_type_array)
         || json_object_array_length (v) == 0)
-        return fail_got (r, v, "an array of 1..3 sources (tag, script, name)");
+        return ns_jr_fail_got (&r->j, v, "an array of 1..3 sources (tag, script, name)");
     size_t n = json_object_array_length (v);
     for (size_t i = 0; i < n; i++) {
-        size_t old = path_index (r, i);
+        size_t old = ns_jr_path_index (&r->j, i);
         int rc = read_order_entry (r, json_object_array_get_idx (v, i), seen,
                                    &order[i]);
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
         if (rc < 0)
             return -1;
     }
@@ -754,7 +599,7 @@ static int read_pattern_match (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_string)
         || json_object_get_string_len (v) == 0)
-        return fail_got (r, v, "a non-empty glob");
+        return ns_jr_fail_got (&r->j, v, "a non-empty glob");
     r->pat_match = json_object_get_string (v);
     return 0;
 }
@@ -762,7 +607,7 @@ static int read_pattern_match (struct reader *r, json_object *v)
 static int read_pattern_program (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_string))
-        return fail_got (r, v, "a program name");
+        return ns_jr_fail_got (&r->j, v, "a program name");
     if (intern (r, json_object_get_string (v)) < 0)
         return -1;
     r->pat_program = json_object_get_string (v);
@@ -778,15 +623,15 @@ static const struct key pattern_keys[] = {
 /* A key that must be there: point the path at it. */
 static int fail_missing (struct reader *r, const char *key, const char *what)
 {
-    path_key (r, key);
-    return fail_errno (r, EINVAL, "expected %s, got nothing", what);
+    ns_jr_path_key (&r->j, key);
+    return ns_jr_fail_errno (&r->j, EINVAL, "expected %s, got nothing", what);
 }
 
 static int read_pattern (struct reader *r, json_object *v)
 {
     ns_error_t sub;
     if (!json_object_is_type (v, json_type_object))
-        return fail_got (r, v, "an object with match and program");
+        return ns_jr_fail_got (&r->j, v, "an object with match and program");
     r->pat_match = r->pat_program = NULL;
     if (read_object (r, v, pattern_keys) < 0)
         return -1;
@@ -803,12 +648,12 @@ static int read_pattern (struct reader *r, json_object *v)
 static int read_patterns (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_array))
-        return fail_got (r, v, "an array of {match, program} objects");
+        return ns_jr_fail_got (&r->j, v, "an array of {match, program} objects");
     size_t n = json_object_array_length (v);
     for (size_t i = 0; i < n; i++) {
-        size_t old = path_index (r, i);
+        size_t old = ns_jr_path_index (&r->j, i);
         int rc = read_pattern (r, json_object_array_get_idx (v, i));
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
         if (rc < 0)
             return -1;
     }
@@ -824,7 +669,7 @@ static const struct key identity_keys[] = {
 static int read_identity (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_object))
-        return fail_got (r, v, "an object with order, patterns");
+        return ns_jr_fail_got (&r->j, v, "an object with order, patterns");
     return read_object (r, v, identity_keys);
 }
 
@@ -847,11 +692,11 @@ static int read_footprint (struct reader *r, json_object *v)
     if (json_object_is_type (v, json_type_string)) {
         if (ns_parse_size (json_object_get_string (v),
                            &r->cfg->cache_footprint) < 0)
-            return fail_got (r, v, SIZE_EXPECT);
+            return ns_jr_fail_got (&r->j, v, SIZE_EXPECT);
         return 0;
     }
     int64_t i;
-    if (get_integer (r, v, 0, INT64_MAX, SIZE_EXPECT, &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 0, INT64_MAX, SIZE_EXPECT, &i) < 0)
         return -1;
     r->cfg->cache_footprint = (uint64_t)i;
     return 0;
@@ -860,7 +705,7 @@ static int read_footprint (struct reader *r, json_object *v)
 static int read_learn_enabled (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_boolean))
-        return fail_got (r, v, "true or false");
+        return ns_jr_fail_got (&r->j, v, "true or false");
     r->cfg->learn.enabled = json_object_get_boolean (v);
     return 0;
 }
@@ -868,7 +713,7 @@ static int read_learn_enabled (struct reader *r, json_object *v)
 static int read_learn_min_obs (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, 1, 1000000, "an integer 1..1000000", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 1, 1000000, "an integer 1..1000000", &i) < 0)
         return -1;
     r->cfg->learn.min_observations = (int)i;
     return 0;
@@ -877,7 +722,7 @@ static int read_learn_min_obs (struct reader *r, json_object *v)
 static int read_learn_max_obs (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, 100, 10000000, "an integer 100..10000000", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 100, 10000000, "an integer 100..10000000", &i) < 0)
         return -1;
     r->cfg->learn.max_observations = (int)i;
     return 0;
@@ -892,7 +737,7 @@ static int read_learn_max_se (struct reader *r, json_object *v)
 static int read_learn_save_every (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, 0, 86400, "seconds 0..86400", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 0, 86400, "seconds 0..86400", &i) < 0)
         return -1;
     r->cfg->learn.save_every = (int)i;
     return 0;
@@ -910,7 +755,7 @@ static const struct key learn_keys[] = {
 static int read_learn (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_object))
-        return fail_got (r, v, "an object with enabled, min_observations, "
+        return ns_jr_fail_got (&r->j, v, "an object with enabled, min_observations, "
                          "max_observations, max_se, save_every");
     return read_object (r, v, learn_keys);
 }
@@ -924,7 +769,7 @@ static const struct key cache_keys[] = {
 static int read_cache (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_object))
-        return fail_got (r, v, "an object with sigma, default_footprint");
+        return ns_jr_fail_got (&r->j, v, "an object with sigma, default_footprint");
     return read_object (r, v, cache_keys);
 }
 
@@ -933,7 +778,7 @@ static int read_cache (struct reader *r, json_object *v)
 static int read_learned (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_object))
-        return fail_got (r, v, "an object (written by nodeshare-learn)");
+        return ns_jr_fail_got (&r->j, v, "an object (written by nodeshare-learn)");
     return 0;
 }
 
@@ -963,7 +808,7 @@ static int read_top (struct reader *r, json_object *root)
 {
     ns_error_t sub;
     if (!json_object_is_type (root, json_type_object))
-        return fail_got (r, root, "an object");
+        return ns_jr_fail_got (&r->j, root, "an object");
     r->def_speedup = ns_interf_speedup (r->cfg->interf, NS_PROGRAM_UNKNOWN);
     r->def_slowdown = ns_interf_slowdown (r->cfg->interf, NS_PROGRAM_UNKNOWN,
                                           NS_PROGRAM_UNKNOWN);
@@ -979,107 +824,20 @@ static int read_top (struct reader *r, json_object *root)
  * Text -> JSON tree
  */
 
-/* Skip whitespace and comments, as json-c does between tokens.  An
- * unterminated comment is left in place (it is then trailing garbage). */
-static const char *skip_blank (const char *p)
-{
-    for (;;) {
-        p += strspn (p, " \t\r\n\f\v");
-        if (p[0] == '/' && p[1] == '/') {
-            p += strcspn (p, "\n");
-        }
-        else if (p[0] == '/' && p[1] == '*') {
-            const char *end = strstr (p + 2, "*/");
-            if (!end)
-                return p;
-            p = end + 2;
-        }
-        else
-            return p;
-    }
-}
-
-/* "SRC:LINE:COL: ", 1-based, columns in bytes as editors count them. */
-static int fail_at (const char *src, const char *text, size_t off,
-                    ns_error_t *err, const char *msg)
-{
-    int line = 1;
-    size_t bol = 0;
-    for (size_t i = 0; i < off && text[i]; i++) {
-        if (text[i] == '\n') {
-            line++;
-            bol = i + 1;
-        }
-    }
-    return ns_error_set (err, EINVAL, "%s:%d:%zu: %s", src, line,
-                         off - bol + 1, msg);
-}
-
-static size_t parse_end (json_tokener *tok)
-{
-#if JSON_C_VERSION_NUM >= ((0 << 16) | (15 << 8))
-    return json_tokener_get_parse_end (tok);
-#else
-    return (size_t)tok->char_offset;
-#endif
-}
-
-/* Text -> *rootp.  A JSON null is a NULL json_object, hence the int. */
-static int parse (const char *text, const char *src, json_object **rootp,
-                  ns_error_t *err)
-{
-    size_t len = strlen (text);
-    char msg[NS_ERROR_TEXT], q[QUOTE_MAX * 6 + 16];
-
-    if (len > CONFIG_MAX_BYTES)
-        return ns_error_set (err, EFBIG, "%s: expected at most %d bytes, "
-                             "got %zu", src, CONFIG_MAX_BYTES, len);
-    if (*skip_blank (text) == '\0')
-        return ns_error_set (err, EINVAL, "%s: expected a JSON object, got "
-                             "an empty file", src);
-    json_tokener *tok = json_tokener_new ();
-    if (!tok)
-        return ns_error_set (err, ENOMEM, "%s: out of memory", src);
-    /* Hand json-c the terminating NUL too, so that input ending inside a
-     * value is an error ("unexpected end of data"), not "continue". */
-    json_object *root = json_tokener_parse_ex (tok, text, (int)len + 1);
-    enum json_tokener_error jerr = json_tokener_get_error (tok);
-    size_t end = parse_end (tok);
-    json_tokener_free (tok);
-    if (jerr != json_tokener_success)
-        return fail_at (src, text, end, err, json_tokener_error_desc (jerr));
-    /* json-c stops after the first value; the rest must be blank. */
-    const char *rest = skip_blank (text + (end < len ? end : len));
-    if (*rest) {
-        /* Quote the rest of that line; quote() adds "..." if it is long. */
-        char line[QUOTE_MAX * 2];
-        snprintf (line, sizeof (line), "%.*s", (int)strcspn (rest, "\n"),
-                  rest);
-        snprintf (msg, sizeof (msg), "expected end of file after the "
-                  "top-level value, got %s", quote (line, q, sizeof (q)));
-        json_object_put (root);
-        return fail_at (src, text, (size_t)(rest - text), err, msg);
-    }
-    *rootp = root;
-    return 0;
-}
 
 /*
  * Loading
  */
 
-ns_config_t *ns_config_load_string (const char *text, const char *srcname,
-                                    ns_error_t *err)
+/* TEXT of LEN bytes (and a NUL) -> a configuration. */
+static ns_config_t *load (const char *text, size_t len, const char *src,
+                          ns_error_t *err)
 {
-    const char *src = srcname ? srcname : "(string)";
-    if (!text) {
-        ns_error_set (err, EINVAL, "%s: no text", src);
-        return NULL;
-    }
     json_object *root = NULL;
-    if (parse (text, src, &root, err) < 0)
+    if (ns_json_parse_text (text, len, CONFIG_MAX_BYTES, src, &root, err)
+        < 0)
         return NULL;
-    struct reader r = { .src = src, .err = err };
+    struct reader r = { .j = { .src = src, .err = err } };
     if (!(r.cfg = ns_config_create ())) {
         ns_error_set (err, ENOMEM, "%s: out of memory", src);
         goto error;
@@ -1092,6 +850,17 @@ error:
     ns_config_destroy (r.cfg);
     json_object_put (root);
     return NULL;
+}
+
+ns_config_t *ns_config_load_string (const char *text, const char *srcname,
+                                    ns_error_t *err)
+{
+    const char *src = srcname ? srcname : "(string)";
+    if (!text) {
+        ns_error_set (err, EINVAL, "%s: no text", src);
+        return NULL;
+    }
+    return load (text, strlen (text), src, err);
 }
 
 /* Read all of fd into a NUL-terminated buffer of at most max bytes. */
@@ -1137,7 +906,7 @@ static int read_all (int fd, size_t max, char **bufp, size_t *lenp)
     return 0;
 }
 
-static char *read_file (const char *path, ns_error_t *err)
+static char *read_file (const char *path, size_t *lenp, ns_error_t *err)
 {
     char *text;
     size_t len;
@@ -1159,13 +928,7 @@ static char *read_file (const char *path, ns_error_t *err)
         ns_error_set (err, e, "%s: cannot read: %s", path, strerror (e));
         return NULL;
     }
-    /* json-c would stop at a NUL and we would ignore the rest silently. */
-    if (strlen (text) != len) {
-        fail_at (path, text, strlen (text), err,
-                 "expected text, got a NUL byte");
-        free (text);
-        return NULL;
-    }
+    *lenp = len;    /* a NUL inside is an error of ns_json_parse_text() */
     return text;
 }
 
@@ -1175,10 +938,11 @@ ns_config_t *ns_config_load_file (const char *path, ns_error_t *err)
         ns_error_set (err, EINVAL, "no configuration file name");
         return NULL;
     }
-    char *text = read_file (path, err);
+    size_t len;
+    char *text = read_file (path, &len, err);
     if (!text)
         return NULL;
-    ns_config_t *cfg = ns_config_load_string (text, path, err);
+    ns_config_t *cfg = load (text, len, path, err);
     int saved = errno;
     free (text);
     errno = saved;

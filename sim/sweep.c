@@ -21,19 +21,15 @@
 
 #include <json.h>
 
+#include "jsonread.h"
 #include "sweep.h"
 
 /* A sweep file is a few hundred bytes; anything near this is a mistake. */
 #define SWEEP_MAX_BYTES (1024 * 1024)
-#define QUOTE_MAX 40
-#define GOT_MAX (QUOTE_MAX * 6 + 16)
 
 struct reader {
-    const char *src;
+    ns_jreader_t j;         /* file name, error, JSON path */
     ns_sweep_t *sw;
-    ns_error_t *err;
-    char path[256];
-    size_t len;
     ns_sweep_machine_t *machine;    /* machines[i] being read */
 };
 
@@ -46,77 +42,9 @@ struct key {
  * Messages
  */
 
-static const char *quote (const char *s, char *buf, size_t len)
-{
-    size_t o = 0, i = 0;
-    buf[o++] = '"';
-    for (; s[i] && o + 8 < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (i >= QUOTE_MAX && (c & 0xc0) != 0x80)
-            break;
-        if (c == '"' || c == '\\')
-            o += (size_t)snprintf (buf + o, len - o, "\\%c", c);
-        else if (c == '\n' || c == '\t' || c == '\r')
-            o += (size_t)snprintf (buf + o, len - o, "\\%c",
-                                   c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
-        else if (c < 0x20)
-            o += (size_t)snprintf (buf + o, len - o, "\\u%04x", c);
-        else
-            buf[o++] = (char)c;
-    }
-    snprintf (buf + o, len - o, "\"%s", s[i] ? "..." : "");
-    return buf;
-}
-
-static const char *describe (json_object *v, char *buf, size_t len)
-{
-    switch (json_object_get_type (v)) {
-    case json_type_null:
-        return "null";
-    case json_type_boolean:
-        return json_object_get_boolean (v) ? "true" : "false";
-    case json_type_string:
-        return quote (json_object_get_string (v), buf, len);
-    case json_type_object:
-        return json_object_object_length (v) ? "an object" : "an empty object";
-    case json_type_array:
-        return json_object_array_length (v) ? "an array" : "an empty array";
-    case json_type_int:
-    case json_type_double:
-        snprintf (buf, len, "%s",
-                  json_object_to_json_string_ext (v, JSON_C_TO_STRING_PLAIN));
-        return buf;
-    }
-    return "?";
-}
-
-__attribute__ ((format (printf, 2, 3)))
-static int fail (struct reader *r, const char *fmt, ...)
-{
-    char msg[NS_ERROR_TEXT];
-    va_list ap;
-    va_start (ap, fmt);
-    vsnprintf (msg, sizeof (msg), fmt, ap);
-    va_end (ap);
-    return ns_error_set (r->err, EINVAL, "%s: %s: %s", r->src,
-                         r->len ? r->path : "top level", msg);
-}
-
-__attribute__ ((format (printf, 3, 4)))
-static int fail_got (struct reader *r, json_object *v, const char *fmt, ...)
-{
-    char what[NS_ERROR_TEXT / 2], got[GOT_MAX];
-    va_list ap;
-    va_start (ap, fmt);
-    vsnprintf (what, sizeof (what), fmt, ap);
-    va_end (ap);
-    return fail (r, "expected %s, got %s", what,
-                 describe (v, got, sizeof (got)));
-}
-
 static int no_memory (struct reader *r)
 {
-    ns_error_set (r->err, ENOMEM, "%s: out of memory", r->src);
+    ns_error_set (r->j.err, ENOMEM, "%s: out of memory", r->j.src);
     return -1;
 }
 
@@ -124,92 +52,23 @@ static int no_memory (struct reader *r)
  * JSON paths: machines[1].nodes, vary["programs.LAM.weight"][0]
  */
 
-static bool plain_key (const char *k)
-{
-    if (!*k)
-        return false;
-    for (; *k; k++)
-        if (!isalnum ((unsigned char)*k) && !strchr ("_-+", *k))
-            return false;
-    return true;
-}
-
-__attribute__ ((format (printf, 2, 3)))
-static void path_append (struct reader *r, const char *fmt, ...)
-{
-    size_t room = sizeof (r->path) - r->len;
-    va_list ap;
-    va_start (ap, fmt);
-    int n = vsnprintf (r->path + r->len, room, fmt, ap);
-    va_end (ap);
-    r->len = n < 0 || (size_t)n >= room ? sizeof (r->path) - 1
-                                         : r->len + (size_t)n;
-}
-
-static size_t path_key (struct reader *r, const char *key)
-{
-    size_t old = r->len;
-    char q[GOT_MAX];
-    if (plain_key (key))
-        path_append (r, "%s%s", r->len ? "." : "", key);
-    else
-        path_append (r, "[%s]", quote (key, q, sizeof (q)));
-    return old;
-}
-
-static size_t path_index (struct reader *r, size_t i)
-{
-    size_t old = r->len;
-    path_append (r, "[%zu]", i);
-    return old;
-}
-
-static void path_pop (struct reader *r, size_t old)
-{
-    r->len = old;
-    r->path[old] = '\0';
-}
-
 /*
  * Typed values
  */
-
-static int get_integer (struct reader *r, json_object *v, int64_t lo,
-                        int64_t hi, const char *expect, int64_t *out)
-{
-    int64_t i;
-    if (json_object_is_type (v, json_type_int)) {
-        i = json_object_get_int64 (v);
-        if (i == INT64_MIN || i == INT64_MAX)
-            return fail_got (r, v, "%s", expect);
-    }
-    else if (json_object_is_type (v, json_type_double)) {
-        double d = json_object_get_double (v);
-        if (!isfinite (d) || d != floor (d) || d < -0x1p62 || d > 0x1p62)
-            return fail_got (r, v, "%s", expect);
-        i = (int64_t)d;
-    }
-    else
-        return fail_got (r, v, "%s", expect);
-    if (i < lo || i > hi)
-        return fail_got (r, v, "%s", expect);
-    *out = i;
-    return 0;
-}
 
 /* A string of 1..max-1 bytes without control characters. */
 static int get_string (struct reader *r, json_object *v, size_t max,
                        const char *expect, const char **out)
 {
     if (!json_object_is_type (v, json_type_string))
-        return fail_got (r, v, "%s", expect);
+        return ns_jr_fail_got (&r->j, v, "%s", expect);
     const char *s = json_object_get_string (v);
     size_t n = strlen (s);
     if (n == 0 || n >= max || n != (size_t)json_object_get_string_len (v))
-        return fail_got (r, v, "%s", expect);
+        return ns_jr_fail_got (&r->j, v, "%s", expect);
     for (const char *p = s; *p; p++)
         if ((unsigned char)*p < 0x20)
-            return fail_got (r, v, "%s", expect);
+            return ns_jr_fail_got (&r->j, v, "%s", expect);
     *out = s;
     return 0;
 }
@@ -227,7 +86,7 @@ static int get_word (struct reader *r, json_object *v,
                 return 0;
             }
     }
-    return fail_got (r, v, "%s", expect);
+    return ns_jr_fail_got (&r->j, v, "%s", expect);
 }
 
 static int dup_to (struct reader *r, const char *s, char **out)
@@ -275,7 +134,7 @@ static int check_object (struct reader *r, json_object *obj,
                          const struct key *keys, const char *expect)
 {
     if (!json_object_is_type (obj, json_type_object))
-        return fail_got (r, obj, "%s", expect);
+        return ns_jr_fail_got (&r->j, obj, "%s", expect);
     json_object_object_foreach (obj, name, val) {
         (void)val;
         const struct key *k = keys;
@@ -288,8 +147,8 @@ static int check_object (struct reader *r, json_object *obj,
                 len += (size_t)snprintf (list + len, sizeof (list) - len,
                                          "%s%s", k == keys ? "" : ", ",
                                          k->name);
-            path_key (r, name);
-            return fail (r, "unknown key (expected one of %s)", list);
+            ns_jr_path_key (&r->j, name);
+            return ns_jr_fail_errno (&r->j, EINVAL, "unknown key (expected one of %s)", list);
         }
     }
     return 0;
@@ -304,9 +163,9 @@ static int read_object (struct reader *r, json_object *obj,
         json_object *v;
         if (!json_object_object_get_ex (obj, k->name, &v))
             continue;
-        size_t old = path_key (r, k->name);
+        size_t old = ns_jr_path_key (&r->j, k->name);
         int rc = k->read (r, v);
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
         if (rc < 0)
             return -1;
     }
@@ -319,10 +178,10 @@ static int get_array (struct reader *r, json_object *v, size_t max,
 {
     if (!json_object_is_type (v, json_type_array)
         || json_object_array_length (v) == 0)
-        return fail_got (r, v, "%s", expect);
+        return ns_jr_fail_got (&r->j, v, "%s", expect);
     *n = json_object_array_length (v);
     if (*n > max)
-        return fail (r, "expected %s, got %zu elements (at most %zu)",
+        return ns_jr_fail_errno (&r->j, EINVAL, "expected %s, got %zu elements (at most %zu)",
                      expect, *n, max);
     return 0;
 }
@@ -342,7 +201,7 @@ static int read_traces (struct reader *r, json_object *v)
         return no_memory (r);
     for (size_t i = 0; i < n; i++) {
         json_object *e = json_object_array_get_idx (v, i);
-        size_t old = path_index (r, i);
+        size_t old = ns_jr_path_index (&r->j, i);
         const char *s;
         if (get_string (r, e, 4096, "a trace file name", &s) < 0)
             return -1;
@@ -361,7 +220,7 @@ static int read_traces (struct reader *r, json_object *v)
                 stem[sl - xl] = '\0';
         }
         make_label (t->label, stem);
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
     }
     return 0;
 }
@@ -374,7 +233,7 @@ static int read_policies (struct reader *r, json_object *v)
     ns_sweep_t *sw = r->sw;
     if (json_object_is_type (v, json_type_string)) {
         if (strcmp (json_object_get_string (v), "all") != 0)
-            return fail_got (r, v, "%s", expect);
+            return ns_jr_fail_got (&r->j, v, "%s", expect);
         return 0;           /* npolicies 0: all */
     }
     size_t n;
@@ -384,19 +243,19 @@ static int read_policies (struct reader *r, json_object *v)
         return no_memory (r);
     for (size_t i = 0; i < n; i++) {
         json_object *e = json_object_array_get_idx (v, i);
-        size_t old = path_index (r, i);
+        size_t old = ns_jr_path_index (&r->j, i);
         const char *s;
         if (get_string (r, e, 64, "a policy name", &s) < 0)
             return -1;
         if (strchr (s, ',') || strchr (s, ' '))
-            return fail_got (r, e, "one policy name (no comma or space)");
+            return ns_jr_fail_got (&r->j, e, "one policy name (no comma or space)");
         for (int k = 0; k < sw->npolicies; k++)
             if (strcmp (sw->policies[k], s) == 0)
-                return fail_got (r, e, "a policy not listed before");
+                return ns_jr_fail_got (&r->j, e, "a policy not listed before");
         if (dup_to (r, s, &sw->policies[sw->npolicies]) < 0)
             return -1;
         sw->npolicies++;
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
     }
     return 0;
 }
@@ -404,7 +263,7 @@ static int read_policies (struct reader *r, json_object *v)
 static int read_m_nodes (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, 1, 1000000, "an integer 1..1000000", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 1, 1000000, "an integer 1..1000000", &i) < 0)
         return -1;
     r->machine->nodes = (int)i;
     return 0;
@@ -413,7 +272,7 @@ static int read_m_nodes (struct reader *r, json_object *v)
 static int read_m_cores (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, 1, 4096, "an integer 1..4096", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 1, 4096, "an integer 1..4096", &i) < 0)
         return -1;
     r->machine->cores = (int)i;
     return 0;
@@ -458,7 +317,7 @@ static int read_machines (struct reader *r, json_object *v)
         return no_memory (r);
     for (size_t i = 0; i < n; i++) {
         json_object *e = json_object_array_get_idx (v, i);
-        size_t old = path_index (r, i);
+        size_t old = ns_jr_path_index (&r->j, i);
         ns_sweep_machine_t *m = &sw->machines[sw->nmachines++];
         r->machine = m;
         int rc = read_object (r, e, machine_keys, "an object with nodes "
@@ -467,10 +326,10 @@ static int read_machines (struct reader *r, json_object *v)
         if (rc < 0)
             return -1;
         if (m->slurm_conf && (m->nodes || m->cores))
-            return fail (r, "expected slurm_conf or nodes and cores, got "
+            return ns_jr_fail_errno (&r->j, EINVAL, "expected slurm_conf or nodes and cores, got "
                          "both (slurm_conf describes the machine)");
         if (!m->nodes != !m->cores)
-            return fail (r, "expected nodes and cores together, got only "
+            return ns_jr_fail_errno (&r->j, EINVAL, "expected nodes and cores together, got only "
                          "%s", m->nodes ? "nodes" : "cores");
         if (!m->label[0]) {
             if (m->slurm_conf) {
@@ -490,7 +349,7 @@ static int read_machines (struct reader *r, json_object *v)
             else
                 snprintf (m->label, sizeof (m->label), "header");
         }
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
     }
     return 0;
 }
@@ -521,15 +380,15 @@ static int check_vary_key (struct reader *r, const char *key)
 {
     const char *p = key;
     if (!*key)
-        return fail (r, "expected a nodeshare.json key path "
+        return ns_jr_fail_errno (&r->j, EINVAL, "expected a nodeshare.json key path "
                      "(e.g. fallback_after, programs.LAM.weight), got \"\"");
     for (;;) {
         size_t n = strcspn (p, ".");
         if (n == 0) {
-            char q[GOT_MAX];
-            return fail (r, "expected a nodeshare.json key path of "
+            char q[NS_JSON_GOT_MAX];
+            return ns_jr_fail_errno (&r->j, EINVAL, "expected a nodeshare.json key path of "
                          "dot-separated names (e.g. programs.LAM.weight), "
-                         "got %s", quote (key, q, sizeof (q)));
+                         "got %s", ns_json_quote (key, q, sizeof (q)));
         }
         if (!p[n])
             return 0;
@@ -559,16 +418,16 @@ static int read_vary (struct reader *r, json_object *v)
 {
     ns_sweep_t *sw = r->sw;
     if (!json_object_is_type (v, json_type_object))
-        return fail_got (r, v, "an object of nodeshare.json key paths, each "
+        return ns_jr_fail_got (&r->j, v, "an object of nodeshare.json key paths, each "
                          "with a non-empty array of values");
     int n = json_object_object_length (v);
     if (n > NS_SWEEP_MAX_VARY)
-        return fail (r, "expected at most %d keys, got %d",
+        return ns_jr_fail_errno (&r->j, EINVAL, "expected at most %d keys, got %d",
                      NS_SWEEP_MAX_VARY, n);
     if (n && !(sw->vary = calloc ((size_t)n, sizeof (*sw->vary))))
         return no_memory (r);
     json_object_object_foreach (v, key, vals) {
-        size_t old = path_key (r, key);
+        size_t old = ns_jr_path_key (&r->j, key);
         if (check_vary_key (r, key) < 0)
             return -1;
         size_t nv;
@@ -587,15 +446,15 @@ static int read_vary (struct reader *r, json_object *v)
                 e, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
             for (size_t k = 0; k < i; k++)
                 if (strcmp (vy->values[k], text) == 0) {
-                    path_index (r, i);
-                    return fail_got (r, e, "a value not listed before");
+                    ns_jr_path_index (&r->j, i);
+                    return ns_jr_fail_got (&r->j, e, "a value not listed before");
                 }
             if (dup_to (r, text, &vy->values[i]) < 0)
                 return -1;
             vy->nvalues++;
             vary_label (vy->labels[i], key, e, i);
         }
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
     }
     return 0;
 }
@@ -631,7 +490,7 @@ static int read_o_baseline (struct reader *r, json_object *v)
 static int read_o_bf_depth (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, 1, 1000000, "an integer 1..1000000", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 1, 1000000, "an integer 1..1000000", &i) < 0)
         return -1;
     r->sw->bf_depth = (int)i;
     return 0;
@@ -640,7 +499,7 @@ static int read_o_bf_depth (struct reader *r, json_object *v)
 static int read_o_max_jobs (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (get_integer (r, v, 1, 1000000000, "an integer 1..1000000000", &i)
+    if (ns_jr_get_integer (&r->j, v, 1, 1000000000, "an integer 1..1000000000", &i)
         < 0)
         return -1;
     r->sw->max_jobs = i;
@@ -649,14 +508,14 @@ static int read_o_max_jobs (struct reader *r, json_object *v)
 
 static int read_o_seed (struct reader *r, json_object *v)
 {
-    return get_integer (r, v, 0, 2147483647, "an integer 0..2147483647",
+    return ns_jr_get_integer (&r->j, v, 0, 2147483647, "an integer 0..2147483647",
                         &r->sw->seed);
 }
 
 static int read_o_assign (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_boolean))
-        return fail_got (r, v, "true or false");
+        return ns_jr_fail_got (&r->j, v, "true or false");
     r->sw->assign_classes = json_object_get_boolean (v);
     return 0;
 }
@@ -690,17 +549,17 @@ static int read_sbatch (struct reader *r, json_object *v)
         return no_memory (r);
     for (size_t i = 0; i < n; i++) {
         json_object *e = json_object_array_get_idx (v, i);
-        size_t old = path_index (r, i);
+        size_t old = ns_jr_path_index (&r->j, i);
         const char *s;
         if (get_string (r, e, 1024, "an sbatch option starting with -", &s)
             < 0)
             return -1;
         if (s[0] != '-')
-            return fail_got (r, e, "an sbatch option starting with -");
+            return ns_jr_fail_got (&r->j, e, "an sbatch option starting with -");
         if (dup_to (r, s, &sw->sbatch[sw->nsbatch]) < 0)
             return -1;
         sw->nsbatch++;
-        path_pop (r, old);
+        ns_jr_path_pop (&r->j, old);
     }
     return 0;
 }
@@ -721,80 +580,10 @@ static const struct key top_keys[] = {
  * Text -> tree
  */
 
-static const char *skip_blank (const char *p)
-{
-    for (;;) {
-        p += strspn (p, " \t\r\n\f\v");
-        if (p[0] == '/' && p[1] == '/')
-            p += strcspn (p, "\n");
-        else if (p[0] == '/' && p[1] == '*') {
-            const char *end = strstr (p + 2, "*/");
-            if (!end)
-                return p;
-            p = end + 2;
-        }
-        else
-            return p;
-    }
-}
-
-static int fail_at (const char *src, const char *text, size_t off,
-                    ns_error_t *err, const char *msg)
-{
-    int line = 1;
-    size_t bol = 0;
-    for (size_t i = 0; i < off && text[i]; i++)
-        if (text[i] == '\n') {
-            line++;
-            bol = i + 1;
-        }
-    return ns_error_set (err, EINVAL, "%s:%d:%zu: %s", src, line,
-                         off - bol + 1, msg);
-}
-
-static size_t parse_end (json_tokener *tok)
-{
-#if JSON_C_VERSION_NUM >= ((0 << 16) | (15 << 8))
-    return json_tokener_get_parse_end (tok);
-#else
-    return (size_t)tok->char_offset;
-#endif
-}
-
 static int parse_text (const char *text, size_t len, const char *src,
                        json_object **rootp, ns_error_t *err)
 {
-    char msg[NS_ERROR_TEXT], q[GOT_MAX];
-    if (len > SWEEP_MAX_BYTES)
-        return ns_error_set (err, EFBIG, "%s: expected at most %d bytes, "
-                             "got %zu", src, SWEEP_MAX_BYTES, len);
-    if (strlen (text) != len)
-        return fail_at (src, text, strlen (text), err,
-                        "expected text, got a NUL byte");
-    if (*skip_blank (text) == '\0')
-        return ns_error_set (err, EINVAL, "%s: expected a JSON object, got "
-                             "an empty file", src);
-    json_tokener *tok = json_tokener_new ();
-    if (!tok)
-        return ns_error_set (err, ENOMEM, "%s: out of memory", src);
-    json_object *root = json_tokener_parse_ex (tok, text, (int)len + 1);
-    enum json_tokener_error jerr = json_tokener_get_error (tok);
-    size_t end = parse_end (tok);
-    json_tokener_free (tok);
-    if (jerr != json_tokener_success)
-        return fail_at (src, text, end, err, json_tokener_error_desc (jerr));
-    const char *rest = skip_blank (text + (end < len ? end : len));
-    if (*rest) {
-        char line[QUOTE_MAX * 2];
-        snprintf (line, sizeof (line), "%.*s", (int)strcspn (rest, "\n"),
-                  rest);
-        snprintf (msg, sizeof (msg), "expected end of file after the "
-                  "top-level value, got %s", quote (line, q, sizeof (q)));
-        json_object_put (root);
-        return fail_at (src, text, (size_t)(rest - text), err, msg);
-    }
-    *rootp = root;
-    return 0;
+    return ns_json_parse_text (text, len, SWEEP_MAX_BYTES, src, rootp, err);
 }
 
 /*
@@ -866,7 +655,7 @@ ns_sweep_t *ns_sweep_parse (const char *text, size_t len, const char *src,
     if (prc < 0)
         return NULL;
     ns_sweep_t *sw = calloc (1, sizeof (*sw));
-    struct reader r = { .src = src, .sw = sw, .err = err };
+    struct reader r = { .j = { .src = src, .err = err }, .sw = sw };
     if (!sw || !(sw->src = strdup (src))
         || (dir && !(sw->dir = strdup (dir)))) {
         no_memory (&r);
