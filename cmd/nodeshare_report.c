@@ -1221,6 +1221,21 @@ static void th_td (FILE *f, const char *tag, const char *s)
     fprintf (f, "</%s>", tag);
 }
 
+/* A two-column table: NAMES[k] and COUNTS[k]. */
+static void count_table (FILE *f, const char *head, const char *count_head,
+                         const char names[][48], const int64_t *counts,
+                         int n)
+{
+    fprintf (f, "<table>\n<tr><th>%s</th><th>%s</th></tr>\n", head,
+             count_head);
+    for (int k = 0; k < n; k++) {
+        fprintf (f, "<tr>");
+        th_td (f, "td", names[k]);
+        fprintf (f, "<td>%lld</td></tr>\n", (long long)counts[k]);
+    }
+    fprintf (f, "</table>\n");
+}
+
 static int write_html (struct rep *r)
 {
     FILE *f = open_out (r->o.html);
@@ -1469,21 +1484,11 @@ static int write_html (struct rep *r)
             fmt_time (b, sizeof (b), (double)s->last_time);
             fprintf (f, " From %s to %s UTC.", a, b);
         }
-        fprintf (f, "</p>\n<div class=\"flex\"><table>\n<tr><th>rule</th>"
-                 "<th>jobs placed differently</th></tr>\n");
-        for (int k = 0; k < s->nrules; k++) {
-            fprintf (f, "<tr>");
-            th_td (f, "td", s->rules[k]);
-            fprintf (f, "<td>%lld</td></tr>\n", (long long)s->rule_n[k]);
-        }
-        fprintf (f, "</table>\n<table>\n<tr><th>would</th><th>jobs</th>"
-                 "</tr>\n");
-        for (int k = 0; k < s->nwoulds; k++) {
-            fprintf (f, "<tr>");
-            th_td (f, "td", s->woulds[k]);
-            fprintf (f, "<td>%lld</td></tr>\n", (long long)s->would_n[k]);
-        }
-        fprintf (f, "</table>\n<table>\n<tr><th>program</th><th>jobs</th>"
+        fprintf (f, "</p>\n<div class=\"flex\">");
+        count_table (f, "rule", "jobs placed differently", s->rules,
+                     s->rule_n, s->nrules);
+        count_table (f, "would", "jobs", s->woulds, s->would_n, s->nwoulds);
+        fprintf (f, "<table>\n<tr><th>program</th><th>jobs</th>"
                  "<th>differently</th></tr>\n");
         for (int k = 0; k < s->nprogs; k++) {
             fprintf (f, "<tr>");
