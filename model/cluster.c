@@ -82,6 +82,8 @@ struct ns_cluster {
                                        2^k free cores */
     uint64_t *avail;    /* bit i set: node i is not held whole and has a
                            free core (where stock packing may go) */
+    int *freec;         /* node i's free cores (cores - used), side by
+                           side: the scans of packing read these alone */
     int nlevels;
     int tenant_hint;    /* nodes with this many governed tenants are not
                            open */
@@ -185,6 +187,7 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     c->nodes = calloc (nnodes, sizeof (*c->nodes));
     c->empty = calloc (c->nwords, sizeof (uint64_t));
     c->avail = calloc (c->nwords, sizeof (uint64_t));
+    c->freec = calloc (nnodes, sizeof (int));
     c->mark = calloc (nnodes, sizeof (unsigned));
     c->nlevels = levels_for (cores);
     c->tenant_hint = 1 << 30;
@@ -193,7 +196,7 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
             goto nomem;
     c->weights = calloc (1, sizeof (*c->weights));
     c->wcount = calloc (1, sizeof (*c->wcount));
-    if (!c->nodes || !c->empty || !c->avail || !c->mark || !c->weights
+    if (!c->nodes || !c->empty || !c->avail || !c->freec || !c->mark || !c->weights
         || !c->wcount || ns_idmap_init (&c->index) < 0)
         goto nomem;
     c->weights[0] = 1;
@@ -203,6 +206,7 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
         c->nodes[i].weight = 1;
         c->nodes[i].cores = cores;
         c->nodes[i].sockets = sockets;
+        c->freec[i] = cores;
         set_empty (c, i, 1);
         c->avail[i >> 6] |= 1ULL << (i & 63);
     }
@@ -230,6 +234,7 @@ void ns_cluster_destroy (ns_cluster_t *c)
     free (c->nodes);
     free (c->empty);
     free (c->avail);
+    free (c->freec);
     free (c->mark);
     free (c->weights);
     free (c->wcount);
@@ -287,6 +292,7 @@ int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
     bump (c);
     c->nodes[node].cores = cores;
     c->nodes[node].sockets = sockets;
+    c->freec[node] = cores;
     if (cores > c->max_cores)
         c->max_cores = cores;
     else if (old == c->max_cores && cores < old) {
@@ -545,6 +551,7 @@ int ns_cluster_add_job_mem (ns_cluster_t *c, uint64_t id, int program,
                                                  shares[i].cores, flags, m };
         nd->mem_used += m;
         nd->used += shares[i].cores;
+        c->freec[shares[i].node] -= shares[i].cores;
         c->used_cores += shares[i].cores;
         if (flags & NS_JOB_CLOSES_NODES)
             nd->closed++;
@@ -580,6 +587,7 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
             }
         }
         nd->used -= jb->shares[i].cores;
+        c->freec[n] += jb->shares[i].cores;
         if (jb->mem)
             nd->mem_used -= jb->mem[i];
         c->used_cores -= jb->shares[i].cores;
@@ -661,8 +669,18 @@ int ns_node_sockets (const ns_cluster_t *c, int node)
 
 void ns_cluster_free_cores_all (const ns_cluster_t *c, int *out)
 {
-    for (int i = 0; c && i < c->nnodes; i++)
-        out[i] = c->nodes[i].cores - c->nodes[i].used;
+    if (c)
+        memcpy (out, c->freec, sizeof (*out) * (size_t)c->nnodes);
+}
+
+const int *ns_cluster_free_cores_ref (const ns_cluster_t *c)
+{
+    return c ? c->freec : NULL;
+}
+
+const uint64_t *ns_cluster_avail_bits (const ns_cluster_t *c)
+{
+    return c ? c->avail : NULL;
 }
 
 int ns_node_free_cores (const ns_cluster_t *c, int node)
@@ -787,12 +805,51 @@ int ns_cluster_next_open (const ns_cluster_t *c, int from, int mincores)
     }
 }
 
+/* ns_cluster_runs () of an unrestricted request, one core a task: every
+ * node of the avail bitmap has free cores, so runs are the runs of set
+ * bits, found a word at a time. */
+static int runs_free (const ns_cluster_t *c, int busy_only, int *start,
+                      int *end, int *cpus)
+{
+    int nr = 0, prev = -2;
+    const int *fc = c->freec;
+    for (int w = 0; w < c->nwords; w++) {
+        uint64_t word = c->avail[w];
+        if (busy_only)
+            word &= ~c->empty[w];
+        while (word) {
+            int b = __builtin_ctzll (word);
+            uint64_t rest = ~(word >> b);     /* zeros: the run's bits */
+            int len = rest ? __builtin_ctzll (rest) : 64 - b;
+            int n0 = (w << 6) + b, n1 = n0 + len - 1;
+            word = b + len >= 64 ? 0 : word & (~0ULL << (b + len));
+            int64_t sum = 0;
+            for (int n = n0; n <= n1; n++)
+                sum += fc[n];
+            if (nr > 0 && n0 == prev + 1) {
+                sum += cpus[nr - 1];
+                end[nr - 1] = n1;
+            }
+            else {
+                start[nr] = n0;
+                end[nr] = n1;
+                nr++;
+            }
+            cpus[nr - 1] = sum > INT_MAX ? INT_MAX : (int)sum;
+            prev = n1;
+        }
+    }
+    return nr;
+}
+
 int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
                      int busy_only, int unit, const ns_node_limits_t *lim,
                      int *start, int *end, int *cpus)
 {
     if (!c || unit < 1)
         return 0;
+    if (!allowed && !lim && unit == 1)
+        return runs_free (c, busy_only, start, end, cpus);
     int nr = 0, prev = -2;
     for (int w = 0; w < c->nwords; w++) {
         uint64_t word = c->avail[w];
@@ -943,6 +1000,10 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
             return ns_error_set (err, EPROTO,
                                  "node %d: used %d but tenants hold %d", n,
                                  nd->used, sum);
+        if (c->freec[n] != nd->cores - nd->used)
+            return ns_error_set (err, EPROTO, "node %d: %d free cores kept, "
+                                 "%d of %d used", n, c->freec[n], nd->used,
+                                 nd->cores);
         if (nd->used > nd->cores || nd->used < 0)
             return ns_error_set (err, EPROTO, "node %d: %d of %d cores used",
                                  n, nd->used, nd->cores);

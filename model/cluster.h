@@ -134,6 +134,12 @@ uint64_t ns_cluster_version (const ns_cluster_t *c);
 /* Every node's free cores (cores less those its tenants hold), into
  * out[0..nnodes-1]. */
 void ns_cluster_free_cores_all (const ns_cluster_t *c, int *out);
+/* The same in place (nnodes entries), valid while c lives; kept up to
+ * date by every add and remove. */
+const int *ns_cluster_free_cores_ref (const ns_cluster_t *c);
+/* (nnodes + 63) / 64 words, bit n set when node n is not held whole and
+ * has a free core; in place, as ns_cluster_free_cores_ref (). */
+const uint64_t *ns_cluster_avail_bits (const ns_cluster_t *c);
 
 /* First empty node with index >= from, or -1. */
 int ns_cluster_next_empty (const ns_cluster_t *c, int from);
