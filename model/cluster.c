@@ -84,6 +84,12 @@ struct ns_cluster {
                            free core (where stock packing may go) */
     int *freec;         /* node i's free cores (cores - used), side by
                            side: the scans of packing read these alone */
+    struct runset {     /* [busy_only]: ns_cluster_runs () of a request
+                           without limits, kept by every change */
+        int n;
+        int *start, *end;
+        int64_t *cpus;
+    } runs[2];
     int nlevels;
     int tenant_hint;    /* nodes with this many governed tenants are not
                            open */
@@ -165,6 +171,119 @@ static void set_empty (ns_cluster_t *c, int n, int empty)
     c->nempty += empty ? 1 : -1;
 }
 
+/* Pack's runs kept up to date: runs[b] holds the runs of consecutive
+ * nodes in the avail bitmap (b = 1: less the empty nodes) with their free
+ * cores.  A change of one node touches the run it is in or borders. */
+static int in_runs (const ns_cluster_t *c, int n, int b)
+{
+    uint64_t bit = 1ULL << (n & 63);
+    return (c->avail[n >> 6] & bit) && !(b && (c->empty[n >> 6] & bit));
+}
+
+/* The last run starting at or before n, or -1. */
+static int run_at (const struct runset *r, int n)
+{
+    int lo = 0, hi = r->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (r->start[mid] <= n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
+}
+
+static void run_insert (struct runset *r, int i, int start, int end,
+                        int64_t cpus)
+{
+    size_t tail = (size_t)(r->n - i);
+    memmove (&r->start[i + 1], &r->start[i], tail * sizeof (int));
+    memmove (&r->end[i + 1], &r->end[i], tail * sizeof (int));
+    memmove (&r->cpus[i + 1], &r->cpus[i], tail * sizeof (int64_t));
+    r->start[i] = start;
+    r->end[i] = end;
+    r->cpus[i] = cpus;
+    r->n++;
+}
+
+static void run_delete (struct runset *r, int i)
+{
+    size_t tail = (size_t)(r->n - i - 1);
+    memmove (&r->start[i], &r->start[i + 1], tail * sizeof (int));
+    memmove (&r->end[i], &r->end[i + 1], tail * sizeof (int));
+    memmove (&r->cpus[i], &r->cpus[i + 1], tail * sizeof (int64_t));
+    r->n--;
+}
+
+/* Node n changed (it was in runs[b] as was[b], with oldfree free cores);
+ * the other nodes' free cores are those their runs count. */
+static void runs_note (ns_cluster_t *c, int n, const int *was, int oldfree)
+{
+    int nowfree = c->freec[n];
+    for (int b = 0; b < 2; b++) {
+        struct runset *r = &c->runs[b];
+        int is = in_runs (c, n, b);
+        if (!was[b] && !is)
+            continue;
+        int i = run_at (r, n);
+        if (was[b] && is)
+            r->cpus[i] += nowfree - oldfree;
+        else if (is) {
+            int left = i >= 0 && r->end[i] == n - 1;
+            int right = i + 1 < r->n && r->start[i + 1] == n + 1;
+            if (left && right) {
+                r->end[i] = r->end[i + 1];
+                r->cpus[i] += nowfree + r->cpus[i + 1];
+                run_delete (r, i + 1);
+            }
+            else if (left) {
+                r->end[i] = n;
+                r->cpus[i] += nowfree;
+            }
+            else if (right) {
+                r->start[i + 1] = n;
+                r->cpus[i + 1] += nowfree;
+            }
+            else
+                run_insert (r, i + 1, n, n, nowfree);
+        }
+        else if (r->start[i] == r->end[i])
+            run_delete (r, i);
+        else if (n == r->start[i]) {
+            r->start[i]++;
+            r->cpus[i] -= oldfree;
+        }
+        else if (n == r->end[i]) {
+            r->end[i]--;
+            r->cpus[i] -= oldfree;
+        }
+        else {
+            /* split: count the shorter side */
+            int64_t rest = r->cpus[i] - oldfree, lsum = 0;
+            if (n - r->start[i] <= r->end[i] - n)
+                for (int k = r->start[i]; k < n; k++)
+                    lsum += c->freec[k];
+            else {
+                int64_t rsum = 0;
+                for (int k = n + 1; k <= r->end[i]; k++)
+                    rsum += c->freec[k];
+                lsum = rest - rsum;
+            }
+            run_insert (r, i + 1, n + 1, r->end[i], rest - lsum);
+            r->end[i] = n - 1;
+            r->cpus[i] = lsum;
+        }
+    }
+}
+
+/* A node's membership of runs[0] and runs[1] before a change. */
+static void runs_was (const ns_cluster_t *c, int n, int *was)
+{
+    was[0] = in_runs (c, n, 0);
+    was[1] = in_runs (c, n, 1);
+}
+
 ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
                                  ns_error_t *err)
 {
@@ -188,6 +307,14 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     c->empty = calloc (c->nwords, sizeof (uint64_t));
     c->avail = calloc (c->nwords, sizeof (uint64_t));
     c->freec = calloc (nnodes, sizeof (int));
+    for (int b = 0; b < 2; b++) {
+        size_t cap = (size_t)nnodes / 2 + 2;
+        c->runs[b].start = calloc (cap * 2, sizeof (int));
+        c->runs[b].cpus = calloc (cap, sizeof (int64_t));
+        if (!c->runs[b].start || !c->runs[b].cpus)
+            goto nomem;
+        c->runs[b].end = c->runs[b].start + cap;
+    }
     c->mark = calloc (nnodes, sizeof (unsigned));
     c->nlevels = levels_for (cores);
     c->tenant_hint = 1 << 30;
@@ -212,6 +339,10 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     }
     c->max_cores = cores;
     c->total_cores = (int64_t)cores * nnodes;
+    c->runs[0].n = 1;   /* every node, all empty */
+    c->runs[0].start[0] = 0;
+    c->runs[0].end[0] = nnodes - 1;
+    c->runs[0].cpus[0] = c->total_cores;
     bump (c);
     return c;
 nomem:
@@ -235,6 +366,10 @@ void ns_cluster_destroy (ns_cluster_t *c)
     free (c->empty);
     free (c->avail);
     free (c->freec);
+    for (int b = 0; b < 2; b++) {
+        free (c->runs[b].start);
+        free (c->runs[b].cpus);
+    }
     free (c->mark);
     free (c->weights);
     free (c->wcount);
@@ -290,9 +425,12 @@ int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
     int old = c->nodes[node].cores;
     c->total_cores += cores - old;
     bump (c);
+    int was[2];
+    runs_was (c, node, was);
     c->nodes[node].cores = cores;
     c->nodes[node].sockets = sockets;
     c->freec[node] = cores;
+    runs_note (c, node, was, old);
     if (cores > c->max_cores)
         c->max_cores = cores;
     else if (old == c->max_cores && cores < old) {
@@ -547,6 +685,8 @@ int ns_cluster_add_job_mem (ns_cluster_t *c, uint64_t id, int program,
     for (int i = 0; i < nshares; i++) {
         struct node *nd = &c->nodes[shares[i].node];
         int64_t m = jb->mem ? jb->mem[i] : 0;
+        int was[2], oldfree = c->freec[shares[i].node];
+        runs_was (c, shares[i].node, was);
         nd->t[nd->ntenants++] = (struct tenant){ id, program,
                                                  shares[i].cores, flags, m };
         nd->mem_used += m;
@@ -559,6 +699,7 @@ int ns_cluster_add_job_mem (ns_cluster_t *c, uint64_t id, int program,
             nd->npacked++;
         set_empty (c, shares[i].node, 0);
         update_open (c, shares[i].node);
+        runs_note (c, shares[i].node, was, oldfree);
     }
     c->njobs++;
     bump (c);
@@ -580,6 +721,8 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
     for (int i = 0; i < jb->nshares; i++) {
         int n = jb->shares[i].node;
         struct node *nd = &c->nodes[n];
+        int was[2], oldfree = c->freec[n];
+        runs_was (c, n, was);
         for (int k = 0; k < nd->ntenants; k++) {
             if (nd->t[k].job == id) {
                 nd->t[k] = nd->t[--nd->ntenants];
@@ -598,6 +741,7 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
         if (nd->ntenants == 0)
             set_empty (c, n, 1);
         update_open (c, n);
+        runs_note (c, n, was, oldfree);
     }
     bump (c);
     free_shares (jb);
@@ -805,41 +949,17 @@ int ns_cluster_next_open (const ns_cluster_t *c, int from, int mincores)
     }
 }
 
-/* ns_cluster_runs () of an unrestricted request, one core a task: every
- * node of the avail bitmap has free cores, so runs are the runs of set
- * bits, found a word at a time. */
-static int runs_free (const ns_cluster_t *c, int busy_only, int *start,
+/* ns_cluster_runs () of an unrestricted request, one core a task: the
+ * runs kept by every change. */
+static int runs_kept (const ns_cluster_t *c, int busy_only, int *start,
                       int *end, int *cpus)
 {
-    int nr = 0, prev = -2;
-    const int *fc = c->freec;
-    for (int w = 0; w < c->nwords; w++) {
-        uint64_t word = c->avail[w];
-        if (busy_only)
-            word &= ~c->empty[w];
-        while (word) {
-            int b = __builtin_ctzll (word);
-            uint64_t rest = ~(word >> b);     /* zeros: the run's bits */
-            int len = rest ? __builtin_ctzll (rest) : 64 - b;
-            int n0 = (w << 6) + b, n1 = n0 + len - 1;
-            word = b + len >= 64 ? 0 : word & (~0ULL << (b + len));
-            int64_t sum = 0;
-            for (int n = n0; n <= n1; n++)
-                sum += fc[n];
-            if (nr > 0 && n0 == prev + 1) {
-                sum += cpus[nr - 1];
-                end[nr - 1] = n1;
-            }
-            else {
-                start[nr] = n0;
-                end[nr] = n1;
-                nr++;
-            }
-            cpus[nr - 1] = sum > INT_MAX ? INT_MAX : (int)sum;
-            prev = n1;
-        }
-    }
-    return nr;
+    const struct runset *r = &c->runs[busy_only ? 1 : 0];
+    memcpy (start, r->start, sizeof (int) * (size_t)r->n);
+    memcpy (end, r->end, sizeof (int) * (size_t)r->n);
+    for (int i = 0; i < r->n; i++)
+        cpus[i] = r->cpus[i] > INT_MAX ? INT_MAX : (int)r->cpus[i];
+    return r->n;
 }
 
 int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
@@ -849,7 +969,7 @@ int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
     if (!c || unit < 1)
         return 0;
     if (!allowed && !lim && unit == 1)
-        return runs_free (c, busy_only, start, end, cpus);
+        return runs_kept (c, busy_only, start, end, cpus);
     int nr = 0, prev = -2;
     for (int w = 0; w < c->nwords; w++) {
         uint64_t word = c->avail[w];
@@ -1045,12 +1165,51 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
     return 0;
 }
 
+/* The kept runs against the nodes. */
+static int check_runs (const ns_cluster_t *c, ns_error_t *err)
+{
+    for (int b = 0; b < 2; b++) {
+        const struct runset *r = &c->runs[b];
+        int i = -1, prev = -2;
+        int64_t sum = 0;
+        for (int n = 0; n <= c->nnodes; n++) {
+            int in = n < c->nnodes && in_runs (c, n, b);
+            if (in && prev == n - 1) {
+                sum += c->freec[n];
+                prev = n;
+                continue;
+            }
+            if (i >= 0 && (i >= r->n || r->start[i] > prev || r->end[i] != prev
+                           || r->cpus[i] != sum))
+                return ns_error_set (err, EPROTO,
+                                     "runs[%d]: run %d wrong (nodes end at "
+                                     "%d, %lld cores)", b, i, prev,
+                                     (long long)sum);
+            if (in) {
+                i++;
+                sum = c->freec[n];
+                prev = n;
+                if (i >= r->n || r->start[i] != n)
+                    return ns_error_set (err, EPROTO,
+                                         "runs[%d]: run %d should start at "
+                                         "node %d", b, i, n);
+            }
+        }
+        if (i + 1 != r->n)
+            return ns_error_set (err, EPROTO, "runs[%d]: %d runs kept, %d "
+                                 "found", b, r->n, i + 1);
+    }
+    return 0;
+}
+
 int ns_cluster_check (const ns_cluster_t *c, ns_error_t *err)
 {
     if (!c)
         return ns_error_set (err, EINVAL, "no cluster");
     int tenants_total;
     if (check_nodes (c, &tenants_total, err) < 0)
+        return -1;
+    if (check_runs (c, err) < 0)
         return -1;
     int shares_total = 0, occupied = 0;
     occupied = c->index.count;
