@@ -4,7 +4,11 @@
  * Jobs live in a dense array (swap-remove) indexed by an open-addressing
  * hash on the id (linear probing, backward-shift delete: no tombstones, so
  * 100,000 add/remove cycles do not degrade lookups).  Each node keeps its
- * own small tenant array, and a bitmap marks empty nodes.
+ * own small tenant array, and a bitmap marks empty nodes.  The free cores
+ * of all nodes sit in one array, and pack's runs of nodes with free cores
+ * (with and without the empty ones) are kept as sorted arrays that every
+ * change of a node patches: its run's count, or a run grown, merged,
+ * shrunk or split.
  */
 #include <errno.h>
 #include <limits.h>

@@ -9,9 +9,10 @@
  * may be placed there while it runs, whatever cores it actually uses
  * (`exclusive`, `spread`, and user --exclusive requests).
  *
- * Cost: add/remove are O(width); per-node queries are O(1) or O(tenants).
- * An empty-node bitmap lets a policy find the lowest empty nodes with a
- * word scan, so a decision on 10,000 nodes does not walk every node.
+ * Cost: add/remove are O(width log runs) (they keep pack's runs, below,
+ * up to date); per-node queries are O(1) or O(tenants).  An empty-node
+ * bitmap lets a policy find the lowest empty nodes with a word scan, so a
+ * decision on 10,000 nodes does not walk every node.
  */
 #ifndef NODESHARE_CLUSTER_H
 #define NODESHARE_CLUSTER_H
@@ -150,7 +151,9 @@ int ns_cluster_nempty (const ns_cluster_t *c);
  * units; ns_node_usable_cores with lim, which may be NULL).
  * Run i spans nodes start[i]..end[i] with cpus[i] usable cores in total
  * (at most INT_MAX: no job needs more, so a run that large holds any).
- * The arrays need room for (nodes + 1) / 2 runs; returns the count. */
+ * The arrays need room for (nodes + 1) / 2 runs; returns the count.
+ * Without allowed and lim, with unit 1, the runs are kept by every add
+ * and remove and only copied: O(runs), not O(nodes). */
 int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
                      int busy_only, int unit, const ns_node_limits_t *lim,
                      int *start, int *end, int *cpus);
