@@ -4,7 +4,11 @@
  * Jobs live in a dense array (swap-remove) indexed by an open-addressing
  * hash on the id (linear probing, backward-shift delete: no tombstones, so
  * 100,000 add/remove cycles do not degrade lookups).  Each node keeps its
- * own small tenant array, and a bitmap marks empty nodes.
+ * own small tenant array, and a bitmap marks empty nodes.  The free cores
+ * of all nodes sit in one array, and pack's runs of nodes with free cores
+ * (with and without the empty ones) are kept as sorted arrays that every
+ * change of a node patches: its run's count, or a run grown, merged,
+ * shrunk or split.
  */
 #include <errno.h>
 #include <limits.h>
@@ -82,6 +86,14 @@ struct ns_cluster {
                                        2^k free cores */
     uint64_t *avail;    /* bit i set: node i is not held whole and has a
                            free core (where stock packing may go) */
+    int *freec;         /* node i's free cores (cores - used), side by
+                           side: the scans of packing read these alone */
+    struct runset {     /* [busy_only]: ns_cluster_runs () of a request
+                           without limits, kept by every change */
+        int n;
+        int *start, *end;
+        int64_t *cpus;
+    } runs[2];
     int nlevels;
     int tenant_hint;    /* nodes with this many governed tenants are not
                            open */
@@ -163,6 +175,119 @@ static void set_empty (ns_cluster_t *c, int n, int empty)
     c->nempty += empty ? 1 : -1;
 }
 
+/* Pack's runs kept up to date: runs[b] holds the runs of consecutive
+ * nodes in the avail bitmap (b = 1: less the empty nodes) with their free
+ * cores.  A change of one node touches the run it is in or borders. */
+static int in_runs (const ns_cluster_t *c, int n, int b)
+{
+    uint64_t bit = 1ULL << (n & 63);
+    return (c->avail[n >> 6] & bit) && !(b && (c->empty[n >> 6] & bit));
+}
+
+/* The last run starting at or before n, or -1. */
+static int run_at (const struct runset *r, int n)
+{
+    int lo = 0, hi = r->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (r->start[mid] <= n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
+}
+
+static void run_insert (struct runset *r, int i, int start, int end,
+                        int64_t cpus)
+{
+    size_t tail = (size_t)(r->n - i);
+    memmove (&r->start[i + 1], &r->start[i], tail * sizeof (int));
+    memmove (&r->end[i + 1], &r->end[i], tail * sizeof (int));
+    memmove (&r->cpus[i + 1], &r->cpus[i], tail * sizeof (int64_t));
+    r->start[i] = start;
+    r->end[i] = end;
+    r->cpus[i] = cpus;
+    r->n++;
+}
+
+static void run_delete (struct runset *r, int i)
+{
+    size_t tail = (size_t)(r->n - i - 1);
+    memmove (&r->start[i], &r->start[i + 1], tail * sizeof (int));
+    memmove (&r->end[i], &r->end[i + 1], tail * sizeof (int));
+    memmove (&r->cpus[i], &r->cpus[i + 1], tail * sizeof (int64_t));
+    r->n--;
+}
+
+/* Node n changed (it was in runs[b] as was[b], with oldfree free cores);
+ * the other nodes' free cores are those their runs count. */
+static void runs_note (ns_cluster_t *c, int n, const int *was, int oldfree)
+{
+    int nowfree = c->freec[n];
+    for (int b = 0; b < 2; b++) {
+        struct runset *r = &c->runs[b];
+        int is = in_runs (c, n, b);
+        if (!was[b] && !is)
+            continue;
+        int i = run_at (r, n);
+        if (was[b] && is)
+            r->cpus[i] += nowfree - oldfree;
+        else if (is) {
+            int left = i >= 0 && r->end[i] == n - 1;
+            int right = i + 1 < r->n && r->start[i + 1] == n + 1;
+            if (left && right) {
+                r->end[i] = r->end[i + 1];
+                r->cpus[i] += nowfree + r->cpus[i + 1];
+                run_delete (r, i + 1);
+            }
+            else if (left) {
+                r->end[i] = n;
+                r->cpus[i] += nowfree;
+            }
+            else if (right) {
+                r->start[i + 1] = n;
+                r->cpus[i + 1] += nowfree;
+            }
+            else
+                run_insert (r, i + 1, n, n, nowfree);
+        }
+        else if (r->start[i] == r->end[i])
+            run_delete (r, i);
+        else if (n == r->start[i]) {
+            r->start[i]++;
+            r->cpus[i] -= oldfree;
+        }
+        else if (n == r->end[i]) {
+            r->end[i]--;
+            r->cpus[i] -= oldfree;
+        }
+        else {
+            /* split: count the shorter side */
+            int64_t rest = r->cpus[i] - oldfree, lsum = 0;
+            if (n - r->start[i] <= r->end[i] - n)
+                for (int k = r->start[i]; k < n; k++)
+                    lsum += c->freec[k];
+            else {
+                int64_t rsum = 0;
+                for (int k = n + 1; k <= r->end[i]; k++)
+                    rsum += c->freec[k];
+                lsum = rest - rsum;
+            }
+            run_insert (r, i + 1, n + 1, r->end[i], rest - lsum);
+            r->end[i] = n - 1;
+            r->cpus[i] = lsum;
+        }
+    }
+}
+
+/* A node's membership of runs[0] and runs[1] before a change. */
+static void runs_was (const ns_cluster_t *c, int n, int *was)
+{
+    was[0] = in_runs (c, n, 0);
+    was[1] = in_runs (c, n, 1);
+}
+
 ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
                                  ns_error_t *err)
 {
@@ -185,6 +310,15 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     c->nodes = calloc (nnodes, sizeof (*c->nodes));
     c->empty = calloc (c->nwords, sizeof (uint64_t));
     c->avail = calloc (c->nwords, sizeof (uint64_t));
+    c->freec = calloc (nnodes, sizeof (int));
+    for (int b = 0; b < 2; b++) {
+        size_t cap = (size_t)nnodes / 2 + 2;
+        c->runs[b].start = calloc (cap * 2, sizeof (int));
+        c->runs[b].cpus = calloc (cap, sizeof (int64_t));
+        if (!c->runs[b].start || !c->runs[b].cpus)
+            goto nomem;
+        c->runs[b].end = c->runs[b].start + cap;
+    }
     c->mark = calloc (nnodes, sizeof (unsigned));
     c->nlevels = levels_for (cores);
     c->tenant_hint = 1 << 30;
@@ -193,7 +327,7 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
             goto nomem;
     c->weights = calloc (1, sizeof (*c->weights));
     c->wcount = calloc (1, sizeof (*c->wcount));
-    if (!c->nodes || !c->empty || !c->avail || !c->mark || !c->weights
+    if (!c->nodes || !c->empty || !c->avail || !c->freec || !c->mark || !c->weights
         || !c->wcount || ns_idmap_init (&c->index) < 0)
         goto nomem;
     c->weights[0] = 1;
@@ -203,11 +337,16 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
         c->nodes[i].weight = 1;
         c->nodes[i].cores = cores;
         c->nodes[i].sockets = sockets;
+        c->freec[i] = cores;
         set_empty (c, i, 1);
         c->avail[i >> 6] |= 1ULL << (i & 63);
     }
     c->max_cores = cores;
     c->total_cores = (int64_t)cores * nnodes;
+    c->runs[0].n = 1;   /* every node, all empty */
+    c->runs[0].start[0] = 0;
+    c->runs[0].end[0] = nnodes - 1;
+    c->runs[0].cpus[0] = c->total_cores;
     bump (c);
     return c;
 nomem:
@@ -230,6 +369,11 @@ void ns_cluster_destroy (ns_cluster_t *c)
     free (c->nodes);
     free (c->empty);
     free (c->avail);
+    free (c->freec);
+    for (int b = 0; b < 2; b++) {
+        free (c->runs[b].start);
+        free (c->runs[b].cpus);
+    }
     free (c->mark);
     free (c->weights);
     free (c->wcount);
@@ -285,8 +429,12 @@ int ns_cluster_set_node (ns_cluster_t *c, int node, int cores, int sockets,
     int old = c->nodes[node].cores;
     c->total_cores += cores - old;
     bump (c);
+    int was[2];
+    runs_was (c, node, was);
     c->nodes[node].cores = cores;
     c->nodes[node].sockets = sockets;
+    c->freec[node] = cores;
+    runs_note (c, node, was, old);
     if (cores > c->max_cores)
         c->max_cores = cores;
     else if (old == c->max_cores && cores < old) {
@@ -541,10 +689,13 @@ int ns_cluster_add_job_mem (ns_cluster_t *c, uint64_t id, int program,
     for (int i = 0; i < nshares; i++) {
         struct node *nd = &c->nodes[shares[i].node];
         int64_t m = jb->mem ? jb->mem[i] : 0;
+        int was[2], oldfree = c->freec[shares[i].node];
+        runs_was (c, shares[i].node, was);
         nd->t[nd->ntenants++] = (struct tenant){ id, program,
                                                  shares[i].cores, flags, m };
         nd->mem_used += m;
         nd->used += shares[i].cores;
+        c->freec[shares[i].node] -= shares[i].cores;
         c->used_cores += shares[i].cores;
         if (flags & NS_JOB_CLOSES_NODES)
             nd->closed++;
@@ -552,6 +703,7 @@ int ns_cluster_add_job_mem (ns_cluster_t *c, uint64_t id, int program,
             nd->npacked++;
         set_empty (c, shares[i].node, 0);
         update_open (c, shares[i].node);
+        runs_note (c, shares[i].node, was, oldfree);
     }
     c->njobs++;
     bump (c);
@@ -573,6 +725,8 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
     for (int i = 0; i < jb->nshares; i++) {
         int n = jb->shares[i].node;
         struct node *nd = &c->nodes[n];
+        int was[2], oldfree = c->freec[n];
+        runs_was (c, n, was);
         for (int k = 0; k < nd->ntenants; k++) {
             if (nd->t[k].job == id) {
                 nd->t[k] = nd->t[--nd->ntenants];
@@ -580,6 +734,7 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
             }
         }
         nd->used -= jb->shares[i].cores;
+        c->freec[n] += jb->shares[i].cores;
         if (jb->mem)
             nd->mem_used -= jb->mem[i];
         c->used_cores -= jb->shares[i].cores;
@@ -590,6 +745,7 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
         if (nd->ntenants == 0)
             set_empty (c, n, 1);
         update_open (c, n);
+        runs_note (c, n, was, oldfree);
     }
     bump (c);
     free_shares (jb);
@@ -661,8 +817,18 @@ int ns_node_sockets (const ns_cluster_t *c, int node)
 
 void ns_cluster_free_cores_all (const ns_cluster_t *c, int *out)
 {
-    for (int i = 0; c && i < c->nnodes; i++)
-        out[i] = c->nodes[i].cores - c->nodes[i].used;
+    if (c)
+        memcpy (out, c->freec, sizeof (*out) * (size_t)c->nnodes);
+}
+
+const int *ns_cluster_free_cores_ref (const ns_cluster_t *c)
+{
+    return c ? c->freec : NULL;
+}
+
+const uint64_t *ns_cluster_avail_bits (const ns_cluster_t *c)
+{
+    return c ? c->avail : NULL;
 }
 
 int ns_node_free_cores (const ns_cluster_t *c, int node)
@@ -787,12 +953,27 @@ int ns_cluster_next_open (const ns_cluster_t *c, int from, int mincores)
     }
 }
 
+/* ns_cluster_runs () of an unrestricted request, one core a task: the
+ * runs kept by every change. */
+static int runs_kept (const ns_cluster_t *c, int busy_only, int *start,
+                      int *end, int *cpus)
+{
+    const struct runset *r = &c->runs[busy_only ? 1 : 0];
+    memcpy (start, r->start, sizeof (int) * (size_t)r->n);
+    memcpy (end, r->end, sizeof (int) * (size_t)r->n);
+    for (int i = 0; i < r->n; i++)
+        cpus[i] = r->cpus[i] > INT_MAX ? INT_MAX : (int)r->cpus[i];
+    return r->n;
+}
+
 int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
                      int busy_only, int unit, const ns_node_limits_t *lim,
                      int *start, int *end, int *cpus)
 {
     if (!c || unit < 1)
         return 0;
+    if (!allowed && !lim && unit == 1)
+        return runs_kept (c, busy_only, start, end, cpus);
     int nr = 0, prev = -2;
     for (int w = 0; w < c->nwords; w++) {
         uint64_t word = c->avail[w];
@@ -943,6 +1124,10 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
             return ns_error_set (err, EPROTO,
                                  "node %d: used %d but tenants hold %d", n,
                                  nd->used, sum);
+        if (c->freec[n] != nd->cores - nd->used)
+            return ns_error_set (err, EPROTO, "node %d: %d free cores kept, "
+                                 "%d of %d used", n, c->freec[n], nd->used,
+                                 nd->cores);
         if (nd->used > nd->cores || nd->used < 0)
             return ns_error_set (err, EPROTO, "node %d: %d of %d cores used",
                                  n, nd->used, nd->cores);
@@ -984,12 +1169,51 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
     return 0;
 }
 
+/* The kept runs against the nodes. */
+static int check_runs (const ns_cluster_t *c, ns_error_t *err)
+{
+    for (int b = 0; b < 2; b++) {
+        const struct runset *r = &c->runs[b];
+        int i = -1, prev = -2;
+        int64_t sum = 0;
+        for (int n = 0; n <= c->nnodes; n++) {
+            int in = n < c->nnodes && in_runs (c, n, b);
+            if (in && prev == n - 1) {
+                sum += c->freec[n];
+                prev = n;
+                continue;
+            }
+            if (i >= 0 && (i >= r->n || r->start[i] > prev || r->end[i] != prev
+                           || r->cpus[i] != sum))
+                return ns_error_set (err, EPROTO,
+                                     "runs[%d]: run %d wrong (nodes end at "
+                                     "%d, %lld cores)", b, i, prev,
+                                     (long long)sum);
+            if (in) {
+                i++;
+                sum = c->freec[n];
+                prev = n;
+                if (i >= r->n || r->start[i] != n)
+                    return ns_error_set (err, EPROTO,
+                                         "runs[%d]: run %d should start at "
+                                         "node %d", b, i, n);
+            }
+        }
+        if (i + 1 != r->n)
+            return ns_error_set (err, EPROTO, "runs[%d]: %d runs kept, %d "
+                                 "found", b, r->n, i + 1);
+    }
+    return 0;
+}
+
 int ns_cluster_check (const ns_cluster_t *c, ns_error_t *err)
 {
     if (!c)
         return ns_error_set (err, EINVAL, "no cluster");
     int tenants_total;
     if (check_nodes (c, &tenants_total, err) < 0)
+        return -1;
+    if (check_runs (c, err) < 0)
         return -1;
     int shares_total = 0, occupied = 0;
     occupied = c->index.count;

@@ -9,9 +9,10 @@
  * may be placed there while it runs, whatever cores it actually uses
  * (`exclusive`, `spread`, and user --exclusive requests).
  *
- * Cost: add/remove are O(width); per-node queries are O(1) or O(tenants).
- * An empty-node bitmap lets a policy find the lowest empty nodes with a
- * word scan, so a decision on 10,000 nodes does not walk every node.
+ * Cost: add/remove are O(width log runs) (they keep pack's runs, below,
+ * up to date); per-node queries are O(1) or O(tenants).  An empty-node
+ * bitmap lets a policy find the lowest empty nodes with a word scan, so a
+ * decision on 10,000 nodes does not walk every node.
  */
 #ifndef NODESHARE_CLUSTER_H
 #define NODESHARE_CLUSTER_H
@@ -134,6 +135,12 @@ uint64_t ns_cluster_version (const ns_cluster_t *c);
 /* Every node's free cores (cores less those its tenants hold), into
  * out[0..nnodes-1]. */
 void ns_cluster_free_cores_all (const ns_cluster_t *c, int *out);
+/* The same in place (nnodes entries), valid while c lives; kept up to
+ * date by every add and remove. */
+const int *ns_cluster_free_cores_ref (const ns_cluster_t *c);
+/* (nnodes + 63) / 64 words, bit n set when node n is not held whole and
+ * has a free core; in place, as ns_cluster_free_cores_ref (). */
+const uint64_t *ns_cluster_avail_bits (const ns_cluster_t *c);
 
 /* First empty node with index >= from, or -1. */
 int ns_cluster_next_empty (const ns_cluster_t *c, int from);
@@ -144,7 +151,9 @@ int ns_cluster_nempty (const ns_cluster_t *c);
  * units; ns_node_usable_cores with lim, which may be NULL).
  * Run i spans nodes start[i]..end[i] with cpus[i] usable cores in total
  * (at most INT_MAX: no job needs more, so a run that large holds any).
- * The arrays need room for (nodes + 1) / 2 runs; returns the count. */
+ * The arrays need room for (nodes + 1) / 2 runs; returns the count.
+ * Without allowed and lim, with unit 1, the runs are kept by every add
+ * and remove and only copied: O(runs), not O(nodes). */
 int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
                      int busy_only, int unit, const ns_node_limits_t *lim,
                      int *start, int *end, int *cpus);

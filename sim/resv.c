@@ -73,7 +73,11 @@ int ns_resv_whole (const ns_cluster_t *c, int width,
 }
 
 struct ns_resv_scratch {
-    int *vfree;             /* per node: free cores once the jobs ended */
+    int *vfree;             /* per node: free cores once the jobs ended
+                               (set for the nodes of bits alone) */
+    uint64_t *bits;         /* nodes with free cores once they ended */
+    uint64_t *rel;          /* nodes of the jobs ended */
+    int nwords;
     int *start, *end, *cpus, *need; /* runs of nodes with free cores */
     long long *heap;
 };
@@ -84,16 +88,19 @@ ns_resv_scratch_t *ns_resv_scratch_create (int nnodes)
     if (!x)
         return NULL;
     size_t runs = (size_t)nnodes / 2 + 1;
+    x->nwords = (nnodes + 63) / 64;
     x->vfree = calloc ((size_t)nnodes, sizeof (int));
+    x->bits = calloc ((size_t)x->nwords * 2, sizeof (uint64_t));
     x->start = calloc (runs * 4, sizeof (int));
     x->heap = calloc (runs, sizeof (long long));
-    if (!x->vfree || !x->start || !x->heap) {
+    if (!x->vfree || !x->bits || !x->start || !x->heap) {
         ns_resv_scratch_destroy (x);
         return NULL;
     }
     x->end = x->start + runs;
     x->cpus = x->start + 2 * runs;
     x->need = x->start + 3 * runs;
+    x->rel = x->bits + x->nwords;
     return x;
 }
 
@@ -102,6 +109,7 @@ void ns_resv_scratch_destroy (ns_resv_scratch_t *x)
     if (!x)
         return;
     free (x->vfree);
+    free (x->bits);
     free (x->start);
     free (x->heap);
     free (x);
@@ -155,31 +163,55 @@ int ns_resv_pack (const ns_cluster_t *c, int need,
         return 0;
     if (!nodes)
         return k + 1;
-    int nnodes = ns_cluster_nnodes (c);
-    ns_cluster_free_cores_all (c, x->vfree);
+    /* Free cores once order[0..k] ended, kept for the nodes with free
+     * cores now (no node is held whole: those of the avail bitmap) and
+     * the released ones: the nodes that have free cores then. */
+    const int *fc = ns_cluster_free_cores_ref (c);
+    const uint64_t *avail = ns_cluster_avail_bits (c);
+    int nw = x->nwords;
     for (int i = 0; i <= k; i++) {
         int ns;
         const ns_share_t *sh = shares_of (c, run, i, &ns);
-        for (int s = 0; sh && s < ns; s++)
-            x->vfree[sh[s].node] += sh[s].cores;
+        for (int s = 0; sh && s < ns; s++) {
+            int nd = sh[s].node;
+            uint64_t bit = 1ULL << (nd & 63);
+            if (!(x->rel[nd >> 6] & bit)) {
+                x->rel[nd >> 6] |= bit;
+                x->vfree[nd] = fc[nd];
+            }
+            x->vfree[nd] += sh[s].cores;
+        }
+    }
+    for (int w = 0; w < nw; w++) {
+        for (uint64_t word = avail[w] & ~x->rel[w]; word; word &= word - 1) {
+            int nd = (w << 6) + __builtin_ctzll (word);
+            x->vfree[nd] = fc[nd];
+        }
+        x->bits[w] = avail[w] | x->rel[w];
+        x->rel[w] = 0;
     }
     /* runs of consecutive nodes with free cores */
-    int nr = 0;
-    for (int i = 0; i < nnodes; i++) {
-        if (x->vfree[i] <= 0)
-            continue;
-        if (nr > 0 && x->end[nr - 1] == i - 1) {
-            x->end[nr - 1] = i;
-            x->cpus[nr - 1] = x->cpus[nr - 1] > INT_MAX - x->vfree[i]
-                                  ? INT_MAX : x->cpus[nr - 1] + x->vfree[i];
-        }
-        else {
-            x->start[nr] = x->end[nr] = i;
-            x->cpus[nr] = x->vfree[i];
-            nr++;
+    int nr = 0, prev = -2;
+    for (int w = 0; w < nw; w++) {
+        for (uint64_t word = x->bits[w]; word; word &= word - 1) {
+            int i = (w << 6) + __builtin_ctzll (word);
+            int a = x->vfree[i];
+            if (a <= 0)
+                continue;
+            if (nr > 0 && prev == i - 1) {
+                x->end[nr - 1] = i;
+                x->cpus[nr - 1] = x->cpus[nr - 1] > INT_MAX - a
+                                      ? INT_MAX : x->cpus[nr - 1] + a;
+            }
+            else {
+                x->start[nr] = x->end[nr] = i;
+                x->cpus[nr] = a;
+                nr++;
+            }
+            prev = i;
         }
     }
-    int rem = need;
+    int rem = need, got = 0;
     for (int i = 0; i < nr; i++)
         x->need[i] = 0;
     int b = tightest (x->cpus, nr, rem);
@@ -227,9 +259,10 @@ int ns_resv_pack (const ns_cluster_t *c, int need,
             int a = x->vfree[i];
             if (a <= 0)
                 continue;
-            nodes[(*nn)++] = i;
+            nodes[got++] = i;
             left -= a < left ? a : left;
         }
     }
+    *nn = got;
     return k + 1;
 }

@@ -138,6 +138,78 @@ static void test_huge_runs (void)
     ns_cluster_destroy (big);
 }
 
+/* The runs kept by every change (no allowed nodes, no limits) equal
+ * those counted from the nodes (an allowed array of every node). */
+static int runs_agree (ns_cluster_t *k, int nn, const unsigned char *all)
+{
+    static int s0[200], e0[200], c0[200], s1[200], e1[200], c1[200];
+    for (int b = 0; b < 2; b++) {
+        int n0 = ns_cluster_runs (k, NULL, b, 1, NULL, s0, e0, c0);
+        int n1 = ns_cluster_runs (k, all, b, 1, NULL, s1, e1, c1);
+        if (n0 != n1)
+            return 0;
+        for (int i = 0; i < n0; i++)
+            if (s0[i] != s1[i] || e0[i] != e1[i] || c0[i] != c1[i])
+                return 0;
+    }
+    (void)nn;
+    return 1;
+}
+
+static void test_kept_runs (void)
+{
+    ns_error_t err;
+    enum { NN = 300 };
+    ns_cluster_t *k = ns_cluster_create (NN, 8, 2, &err);
+    unsigned char all[NN];
+    for (int i = 0; i < NN; i++)
+        all[i] = 1;
+    for (int i = 0; i < NN; i += 7)
+        ns_cluster_set_node (k, i, 4 + i % 5, 2, &err);
+    uint64_t live[400];
+    int nlive = 0, bad = 0, checked = 0;
+    srand (7);
+    for (int step = 0; step < 20000; step++) {
+        if (nlive < 400 && (nlive == 0 || rand () % 2)) {
+            ns_share_t sh[12];
+            int w = 1 + rand () % 12, first = rand () % NN, ns = 0;
+            int whole = rand () % 10 == 0;
+            for (int i = 0; i < w && first + i < NN; i++) {
+                int n = first + i;
+                int fr = ns_node_free_cores (k, n);
+                if (fr <= 0 || ns_node_is_closed (k, n)
+                    || (whole && !ns_node_is_empty (k, n)))
+                    continue;
+                sh[ns].node = n;
+                sh[ns].cores = rand () % 3 ? fr : 1 + rand () % fr;
+                ns++;
+            }
+            uint64_t id = 1 + (uint64_t)step;
+            if (ns > 0 && ns_cluster_add_job (k, id, 0, sh, ns,
+                                              whole ? NS_JOB_CLOSES_NODES : 0,
+                                              &err) == 0)
+                live[nlive++] = id;
+        }
+        else if (nlive > 0) {
+            int i = rand () % nlive;
+            ns_cluster_remove_job (k, live[i], &err);
+            live[i] = live[--nlive];
+        }
+        if (step % 97 == 0) {
+            checked++;
+            if (!runs_agree (k, NN, all) || ns_cluster_check (k, &err) < 0)
+                bad++;
+        }
+    }
+    ok (bad == 0 && checked > 100, "kept runs equal counted runs (%d of %d "
+        "states differ)", bad, checked);
+    while (nlive > 0)
+        ns_cluster_remove_job (k, live[--nlive], &err);
+    ok (runs_agree (k, NN, all) && ns_cluster_check (k, &err) == 0,
+        "kept runs after draining");
+    ns_cluster_destroy (k);
+}
+
 int main (void)
 {
     plan_no_plan ();
@@ -148,5 +220,6 @@ int main (void)
     test_basic ();
     test_churn ();
     test_huge_runs ();
+    test_kept_runs ();
     return done_testing ();
 }
