@@ -935,7 +935,7 @@ static int run_trace_policy (struct task *t)
     ns_timeline_t tl;
     double first = r->jobs[0].submit, last = first;
     for (int64_t i = 0; i < r->njobs; i++) {
-        if (ns_sim_add (sim, &r->jobs[i], &err) < 0) {
+        if (ns_sim_add_ref (sim, &r->jobs[i], &err) < 0) {
             ns_sim_destroy (sim);
             return die ("%s", err.text);
         }

@@ -28,6 +28,7 @@
 
 #define EPS 1e-7
 #define QBLOCK 64
+#define OWNBLOCK 1024
 
 /* At one instant: ends, then time limits (a job whose work ends exactly
  * at its limit is not killed), then submits. */
@@ -42,7 +43,8 @@ struct ev {
 };
 
 struct sj {
-    ns_simjob_t in;
+    const ns_simjob_t *in;  /* the job as added: the caller's
+                               (ns_sim_add_ref) or a copy in s->own */
     ns_simresult_t out;
     double remaining;   /* work left, s at rate 1 */
     double rate;
@@ -81,6 +83,10 @@ struct ns_sim {
 
     struct sj *jobs;
     int njobs, jobcap;
+    /* Copies of the jobs ns_sim_add () was given, in blocks of OWNBLOCK
+     * (a block never moves: struct sj.in points into it) */
+    ns_simjob_t **own;
+    int nown, owncap;
     int done;
 
     ns_share_t *shares;     /* the nodes and cores of every job started, one
@@ -267,7 +273,7 @@ static int ev_next (const ns_sim_t *s, struct ev *e)
     int have = s->subhead < s->nsub;
     if (have) {
         int j = s->subq[s->subhead];
-        *e = (struct ev){ s->jobs[j].in.submit, EV_SUBMIT, j, 0, 0 };
+        *e = (struct ev){ s->jobs[j].in->submit, EV_SUBMIT, j, 0, 0 };
     }
     if (s->nheap > 0) {
         const struct ev *h = &s->heap[0];
@@ -402,6 +408,9 @@ void ns_sim_destroy (ns_sim_t *s)
     if (!s)
         return;
     free (s->jobs);
+    for (int i = 0; i < s->nown; i += OWNBLOCK)
+        free (s->own[i / OWNBLOCK]);
+    free (s->own);
     free (s->shares);
     free (s->heap);
     free (s->subq);
@@ -431,7 +440,26 @@ void ns_sim_destroy (ns_sim_t *s)
     errno = saved;
 }
 
-int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
+/* A copy of job, with its submit time submit, that stays where it is. */
+static const ns_simjob_t *own_copy (ns_sim_t *s, const ns_simjob_t *job,
+                                    double submit)
+{
+    if (s->nown % OWNBLOCK == 0) {
+        int nb = s->nown / OWNBLOCK;
+        if (ns_grow (&s->own, &s->owncap, nb + 1, sizeof (*s->own), 16) < 0)
+            return NULL;
+        if (!(s->own[nb] = malloc (sizeof (ns_simjob_t) * OWNBLOCK)))
+            return NULL;
+    }
+    ns_simjob_t *c = &s->own[s->nown / OWNBLOCK][s->nown % OWNBLOCK];
+    s->nown++;
+    *c = *job;
+    c->submit = submit;
+    return c;
+}
+
+static int add_job (ns_sim_t *s, const ns_simjob_t *job, int copy,
+                    ns_error_t *err)
 {
     if (job->ntasks < 1 || job->runtime < 0 || !isfinite (job->runtime)
         || !isfinite (job->submit))
@@ -451,9 +479,12 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
+    const ns_simjob_t *in = job;
+    if ((copy || submit != job->submit) && !(in = own_copy (s, job, submit)))
+        return ns_error_set (err, ENOMEM, "out of memory");
     if (s->subhead == s->nsub)
         s->subhead = s->nsub = 0;   /* all taken: start over */
-    if (s->nsub == 0 || s->jobs[s->subq[s->nsub - 1]].in.submit <= submit) {
+    if (s->nsub == 0 || s->jobs[s->subq[s->nsub - 1]].in->submit <= submit) {
         if (ns_grow (&s->subq, &s->subcap, s->nsub + 1, sizeof (*s->subq),
                      1024) < 0)
             return ns_error_set (err, ENOMEM, "out of memory");
@@ -462,10 +493,19 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
     }
     else if (heap_push (s, submit, EV_SUBMIT, i, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    s->jobs[i] = (struct sj){ .in = *job };
-    s->jobs[i].in.submit = submit;
+    s->jobs[i] = (struct sj){ .in = in };
     s->njobs++;
     return i;
+}
+
+int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
+{
+    return add_job (s, job, 1, err);
+}
+
+int ns_sim_add_ref (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
+{
+    return add_job (s, job, 0, err);
 }
 
 void ns_sim_set_end_hook (ns_sim_t *s, ns_sim_end_f fn, void *arg)
@@ -511,7 +551,7 @@ int ns_sim_njobs (const ns_sim_t *s)
 
 const ns_simjob_t *ns_sim_job (const ns_sim_t *s, int i)
 {
-    return i >= 0 && i < s->njobs ? &s->jobs[i].in : NULL;
+    return i >= 0 && i < s->njobs ? s->jobs[i].in : NULL;
 }
 
 const ns_simresult_t *ns_sim_result (const ns_sim_t *s, int i)
@@ -681,7 +721,7 @@ static int update_cotenants (ns_sim_t *s, int j)
 
 static double est_runtime (const struct sj *jb)
 {
-    return jb->in.req_time > 0 ? jb->in.req_time : jb->in.runtime;
+    return jb->in->req_time > 0 ? jb->in->req_time : jb->in->runtime;
 }
 
 static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
@@ -694,9 +734,9 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
         int node = pl->shares[i].node;
         int nt = ns_node_ntenants (s->c, node);
         for (int k = 0; k < nt; k++)
-            if (jb->in.program != NS_PROGRAM_UNKNOWN
+            if (jb->in->program != NS_PROGRAM_UNKNOWN
                 && !(ns_node_tenant_flags (s->c, node, k) & NS_JOB_PACKED)
-                && ns_node_tenant_program (s->c, node, k) == jb->in.program)
+                && ns_node_tenant_program (s->c, node, k) == jb->in->program)
                 s->stats.twin_pairs++;
     }
     int64_t *mem = NULL;
@@ -707,7 +747,7 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
         for (int i = 0; i < pl->n; i++)
             mem[i] = pl->mem_per_node + jb->mem_cpu * pl->shares[i].cores;
     }
-    int rc = ns_cluster_add_job_mem (s->c, (uint64_t)j, jb->in.program,
+    int rc = ns_cluster_add_job_mem (s->c, (uint64_t)j, jb->in->program,
                                      pl->shares, pl->n, pl->flags, mem, err);
     free (mem);
     if (rc < 0)
@@ -743,11 +783,11 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     jb->out.striped = (pl->flags & NS_JOB_STRIPED) != 0;
     jb->out.rule = pl->rule;
     jb->out.why = pl->why;
-    jb->remaining = jb->in.runtime;
+    jb->remaining = jb->in->runtime;
     jb->last = s->now;
     jb->rate = 0;
     jb->neutral = s->conf.wallclock
-                  || ns_interf_neutral (s->conf.model, jb->in.program);
+                  || ns_interf_neutral (s->conf.model, jb->in->program);
     jb->est_end = s->now + est_runtime (jb);
     s->stats.placements++;
     s->cluster_version++;
@@ -756,8 +796,8 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     /* Pushed after the end event: at the same instant the end wins. */
-    if (s->conf.overrun == NS_OVERRUN_KILL && jb->in.req_time > 0
-        && heap_push (s, s->now + jb->in.req_time, EV_LIMIT, j, 0) < 0)
+    if (s->conf.overrun == NS_OVERRUN_KILL && jb->in->req_time > 0
+        && heap_push (s, s->now + jb->in->req_time, EV_LIMIT, j, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     return 0;
 }
@@ -802,7 +842,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     s->held -= jb->held;
     jb->out.state = NS_SJ_DONE;
     jb->out.end = s->now;
-    if (jb->in.req_time > 0 && s->now - jb->out.start > jb->in.req_time + EPS)
+    if (jb->in->req_time > 0 && s->now - jb->out.start > jb->in->req_time + EPS)
         jb->out.over_limit = 1;
     s->cluster_version++;
     s->release_version++;
@@ -828,8 +868,8 @@ static const ns_sconf_part_t *job_part (const ns_sim_t *s,
                                         const struct sj *jb)
 {
     const ns_sconf_t *m = s->conf.machine;
-    int p = jb->in.partition > 0 && jb->in.partition <= m->nparts
-                ? jb->in.partition - 1
+    int p = jb->in->partition > 0 && jb->in->partition <= m->nparts
+                ? jb->in->partition - 1
                 : ns_sconf_default_part (m);
     return p >= 0 ? &m->parts[p] : NULL;
 }
@@ -837,9 +877,9 @@ static const ns_sconf_part_t *job_part (const ns_sim_t *s,
 static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
 {
     const struct sj *jb = &s->jobs[j];
-    ns_request_init (r, (uint64_t)j, jb->in.program, jb->in.ntasks);
+    ns_request_init (r, (uint64_t)j, jb->in->program, jb->in->ntasks);
     r->flags = NS_REQ_QUIET;
-    r->waited = (int64_t)(s->now - jb->in.submit);
+    r->waited = (int64_t)(s->now - jb->in->submit);
     if (s->conf.machine) {
         const ns_sconf_part_t *p = job_part (s, jb);
         if (p) {
@@ -888,8 +928,8 @@ static int fits (ns_sim_t *s, int j)
                                         : m->def_mem_per_cpu;
         int64_t dn = p->def_mem_per_node ? p->def_mem_per_node
                                          : m->def_mem_per_node;
-        jb->mem_cpu = jb->in.mem_per_cpu;
-        jb->mem_node = jb->in.mem_per_node;
+        jb->mem_cpu = jb->in->mem_per_cpu;
+        jb->mem_node = jb->in->mem_per_node;
         if (!jb->mem_cpu && !jb->mem_node) {
             jb->mem_cpu = dc;
             jb->mem_node = dc ? 0 : dn;
@@ -926,7 +966,7 @@ static int fits (ns_sim_t *s, int j)
         s->usable[best] = x;
         sum += s->usable[k];
     }
-    if (sum >= jb->in.ntasks)
+    if (sum >= jb->in->ntasks)
         jb->fits = 1;
     return jb->fits;
 }
@@ -944,7 +984,7 @@ static struct failkey *fail_lookup (ns_sim_t *s, int j, int ntasks)
         return &s->fast[ntasks];
     uint64_t key = (uint64_t)ntasks << 32;
     if (s->program_matters)
-        key |= (uint32_t)(s->jobs[j].in.program + 2);
+        key |= (uint32_t)(s->jobs[j].in->program + 2);
     uint64_t h = key * 0x9e3779b97f4a7c15ULL;
     struct failkey *f = &s->failed[h >> 55];  /* 512 slots */
     if (f->key != key)
@@ -954,7 +994,7 @@ static struct failkey *fail_lookup (ns_sim_t *s, int j, int ntasks)
 
 static struct failkey *fail_slot (ns_sim_t *s, int j)
 {
-    return fail_lookup (s, j, s->jobs[j].in.ntasks);
+    return fail_lookup (s, j, s->jobs[j].in->ntasks);
 }
 
 static void remember_short (ns_sim_t *s, int width, int slot)
@@ -1034,8 +1074,8 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
 {
     ns_request_t r;
     struct sj *jb = &s->jobs[j];
-    if (jb->in.ntasks > free_cores (s)
-        && jb->in.ntasks <= ns_cluster_total_cores (s->c))
+    if (jb->in->ntasks > free_cores (s)
+        && jb->in->ntasks <= ns_cluster_total_cores (s->c))
         return D_WAIT;
     struct failkey *f = NULL;
     /* Cheapest exact rejections first: the same policy-visible request
@@ -1214,7 +1254,7 @@ static int reserve_pack (ns_sim_t *s, int head)
     if (!s->rnodes && !(s->rnodes = calloc ((size_t)nn, sizeof (int))))
         return -1;
     ns_resv_running_t run = running (s, 0);
-    int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, &run, NULL, NULL,
+    int k = ns_resv_pack (s->c, s->jobs[head].in->ntasks, &run, NULL, NULL,
                           NULL);
     if (k < 0)
         return -1;
@@ -1241,7 +1281,7 @@ static int resv_nodes (ns_sim_t *s)
         return 0;
     int cnt;
     ns_resv_running_t run = running (s, 0);
-    int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, &run, s->rx,
+    int k = ns_resv_pack (s->c, s->jobs[head].in->ntasks, &run, s->rx,
                           s->rnodes, &cnt);
     if (k <= 0)
         return -1;      /* cannot happen: the same state found k */
@@ -1324,7 +1364,7 @@ static int ensure_reserved (ns_sim_t *s, int head, ns_error_t *err)
  * not move. */
 static double shadow_bound (const ns_sim_t *s, int head)
 {
-    int64_t free = free_cores (s), need = s->jobs[head].in.ntasks;
+    int64_t free = free_cores (s), need = s->jobs[head].in->ntasks;
     if (free >= need)
         return s->now;
     for (int k = 0; k < s->nbyest; k++) {
@@ -1632,7 +1672,7 @@ static void enqueue (ns_sim_t *s, int j)
 {
     /* Every job is queued once, so qend <= njobs <= the queue's size. */
     int pos = s->qend++;
-    s->qtasks[pos] = s->jobs[j].in.ntasks;
+    s->qtasks[pos] = s->jobs[j].in->ntasks;
     s->qest[pos] = est_runtime (&s->jobs[j]);
     s->queue[pos] = j;
     int b = pos / QBLOCK, cls = ns_qtree_class (qkey (s, pos));
@@ -1668,7 +1708,7 @@ static void check_governed (ns_sim_t *s)
         return;
     s->governed_checked = 1;
     for (int j = 0; j < s->njobs; j++)
-        if (ns_interf_speedup (s->conf.model, s->jobs[j].in.program)
+        if (ns_interf_speedup (s->conf.model, s->jobs[j].in->program)
             > 1.0 + pol->stripe_margin)
             return;
     s->conf.policy.ungoverned = 1;

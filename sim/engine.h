@@ -121,6 +121,11 @@ void ns_sim_destroy (ns_sim_t *sim);
 /* Add a job; returns its index.  Jobs may be added in any submit order
  * before ns_sim_run(), and from an end hook with submit >= now. */
 int ns_sim_add (ns_sim_t *sim, const ns_simjob_t *job, ns_error_t *err);
+/* The same without a copy: *job is read in place until the simulator is
+ * destroyed and must stay there, unchanged (several simulators may share
+ * one array of jobs, read-only).  A job submitted before the simulator's
+ * present time is copied (its submit time becomes the present). */
+int ns_sim_add_ref (ns_sim_t *sim, const ns_simjob_t *job, ns_error_t *err);
 void ns_sim_set_end_hook (ns_sim_t *sim, ns_sim_end_f fn, void *arg);
 void ns_sim_set_pass_hook (ns_sim_t *sim, ns_sim_pass_f fn, void *arg);
 /* Would the policy start a job of this program and width right now, on
