@@ -42,32 +42,40 @@ struct ev {
     uint64_t seq;
 };
 
+/* Per job, for the whole run. */
 struct sj {
     const ns_simjob_t *in;  /* the job as added: the caller's
                                (ns_sim_add_ref) or a copy in s->own */
     ns_simresult_t out;
+    uint32_t shoff;         /* its nodes and cores (out.nodes of them):
+                               s->shares[shoff ...] once started */
+    int live;               /* 1 + its struct live in s->lv while queued
+                               or running, else 0 */
+};
+
+/* What only a queued or running job needs: kept in a pool (s->lv) whose
+ * entries are reused once a job ends or is dropped. */
+struct live {
     double remaining;   /* work left, s at rate 1 */
     double rate;
     double last;        /* when remaining was last brought up to date */
     double est_end;     /* start + requested time (EASY) */
-    uint32_t version;
     int64_t fail_log;       /* 1 + release log length when it last could
                                not start (0: no failure known) */
+    int64_t cores;          /* sum of its shares while running */
+    int64_t held;           /* cores held for it (whole closed nodes) */
+    /* with a machine: */
+    int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
+    uint32_t version;
     int fail_have;          /* admissible nodes it had then */
     int fail_width;         /* nodes it needed */
     int stamp;
     int flags;          /* NS_JOB_* it was added with */
-    uint32_t shoff;         /* its nodes and cores (out.nodes of them):
-                               s->shares[shoff ...] once started */
-    int64_t cores;          /* sum of its shares while running */
-    int64_t held;           /* cores held for it (whole closed nodes) */
     int shape_w, shape_s;
     signed char neutral;    /* ns_interf_neutral (): rate always 1 */
     signed char shape_known; /* shape_w, shape_s hold ns_place_shape () */
-    /* with a machine: */
-    signed char fits;       /* 0 unknown, 1 its partition can hold it,
-                               -1 never */
-    int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
+    signed char fits;       /* with a machine: 0 unknown, 1 its partition
+                               can hold it, -1 never */
 };
 
 struct ns_sim {
@@ -83,6 +91,10 @@ struct ns_sim {
 
     struct sj *jobs;
     int njobs, jobcap;
+    struct live *lv;        /* the pool of struct sj.live */
+    int nlv, lvcap;
+    int *lvfree;            /* its entries free for reuse */
+    int nlvfree, lvfreecap;
     /* Copies of the jobs ns_sim_add () was given, in blocks of OWNBLOCK
      * (a block never moves: struct sj.in points into it) */
     ns_simjob_t **own;
@@ -214,6 +226,38 @@ struct ns_sim {
 
     ns_simstats_t stats;
 };
+
+/* The struct live of job j (queued or running). */
+static inline struct live *LV (const ns_sim_t *s, int j)
+{
+    return &s->lv[s->jobs[j].live - 1];
+}
+
+/* Give job j a struct live, zeroed.  0, or -1 out of memory. */
+static int live_take (ns_sim_t *s, int j)
+{
+    int k;
+    if (s->nlvfree > 0)
+        k = s->lvfree[--s->nlvfree];
+    else {
+        /* the free list can hold every entry: live_give () never fails */
+        if (ns_grow (&s->lv, &s->lvcap, s->nlv + 1, sizeof (*s->lv), 256) < 0
+            || ns_grow (&s->lvfree, &s->lvfreecap, s->nlv + 1,
+                        sizeof (*s->lvfree), 256) < 0)
+            return -1;
+        k = s->nlv++;
+    }
+    s->lv[k] = (struct live){ 0 };
+    s->jobs[j].live = k + 1;
+    return 0;
+}
+
+/* Job j no longer needs its struct live: ended or dropped. */
+static void live_give (ns_sim_t *s, int j)
+{
+    s->lvfree[s->nlvfree++] = s->jobs[j].live - 1;
+    s->jobs[j].live = 0;
+}
 
 /* ---- event heap ---- */
 
@@ -408,6 +452,8 @@ void ns_sim_destroy (ns_sim_t *s)
     if (!s)
         return;
     free (s->jobs);
+    free (s->lv);
+    free (s->lvfree);
     for (int i = 0; i < s->nown; i += OWNBLOCK)
         free (s->own[i / OWNBLOCK]);
     free (s->own);
@@ -573,7 +619,7 @@ const ns_simstats_t *ns_sim_stats (const ns_sim_t *s)
 
 static int byest_pos (const ns_sim_t *s, int j)
 {
-    double e = s->jobs[j].est_end;
+    double e = LV (s, j)->est_end;
     int lo = 0, hi = s->nbyest;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
@@ -612,9 +658,9 @@ static int byest_insert (ns_sim_t *s, int j)
     memmove (&s->byest_cores[pos + 1], &s->byest_cores[pos],
              sizeof (*s->byest_cores) * tail);
     s->byest[pos] = (uint64_t)j;
-    s->byest_end[pos] = s->jobs[j].est_end;
+    s->byest_end[pos] = LV (s, j)->est_end;
     s->byest_nodes[pos] = s->jobs[j].out.nodes;
-    s->byest_cores[pos] = (int)s->jobs[j].cores;
+    s->byest_cores[pos] = (int)LV (s, j)->cores;
     s->nbyest++;
     return 0;
 }
@@ -656,16 +702,17 @@ static ns_resv_running_t running (ns_sim_t *s, int nodes)
 
 static int push_end (ns_sim_t *s, int j)
 {
-    struct sj *jb = &s->jobs[j];
-    double rate = jb->rate > 1e-9 ? jb->rate : 1e-9;
-    return heap_push (s, s->now + jb->remaining / rate, EV_END, j,
-                      ++jb->version);
+    struct live *lv = LV (s, j);
+    double rate = lv->rate > 1e-9 ? lv->rate : 1e-9;
+    return heap_push (s, s->now + lv->remaining / rate, EV_END, j,
+                      ++lv->version);
 }
 
 static int update_rate (ns_sim_t *s, int j)
 {
     struct sj *jb = &s->jobs[j];
-    if (jb->neutral && jb->rate == 1.0) {
+    struct live *lv = LV (s, j);
+    if (lv->neutral && lv->rate == 1.0) {
         /* rate stays 1: only the shared flag can change */
         const ns_share_t *sh = s->shares + jb->shoff;
         for (int i = 0; i < jb->out.nodes && !jb->out.shared; i++)
@@ -673,19 +720,19 @@ static int update_rate (ns_sim_t *s, int j)
                 jb->out.shared = 1;
         return 0;
     }
-    jb->remaining -= (s->now - jb->last) * jb->rate;
-    if (jb->remaining < 0)
-        jb->remaining = 0;
-    jb->last = s->now;
+    lv->remaining -= (s->now - lv->last) * lv->rate;
+    if (lv->remaining < 0)
+        lv->remaining = 0;
+    lv->last = s->now;
     double rate = s->conf.wallclock
                   ? 1.0 : ns_job_rate (s->c, s->conf.model, (uint64_t)j);
     const ns_share_t *sh = s->shares + jb->shoff;
     for (int i = 0; i < jb->out.nodes && !jb->out.shared; i++)
         if (ns_node_ntenants (s->c, sh[i].node) > 1)
             jb->out.shared = 1;
-    if (rate == jb->rate)
+    if (rate == lv->rate)
         return 0;
-    jb->rate = rate;
+    lv->rate = rate;
     return push_end (s, j);
 }
 
@@ -693,9 +740,10 @@ static int update_rate (ns_sim_t *s, int j)
 static int update_cotenants (ns_sim_t *s, int j)
 {
     struct sj *jb = &s->jobs[j];
+    struct live *lv = LV (s, j);
     /* A neutral program's arrival or departure changes only the shared
      * flags of its co-tenants, and only on arrival. */
-    int flags_only = jb->neutral;
+    int flags_only = lv->neutral;
     s->stamp++;
     for (int i = 0; i < jb->out.nodes; i++) {
         int node = s->shares[jb->shoff + i].node;
@@ -703,9 +751,9 @@ static int update_cotenants (ns_sim_t *s, int j)
         for (int k = 0; k < nt; k++) {
             uint64_t id = ns_node_tenant_job (s->c, node, k);
             int other = (int)id;   /* sim ids are job indices */
-            if (other == j || s->jobs[other].stamp == s->stamp)
+            if (other == j || LV (s, other)->stamp == s->stamp)
                 continue;
-            s->jobs[other].stamp = s->stamp;
+            LV (s, other)->stamp = s->stamp;
             if (flags_only) {
                 s->jobs[other].out.shared = 1;
                 continue;
@@ -728,6 +776,7 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
                       ns_error_t *err)
 {
     struct sj *jb = &s->jobs[j];
+    struct live *lv = LV (s, j);
     /* Twin pairs among the jobs the sharing rules govern: packed jobs
      * (small, no predicted gain, fallback) are outside the rule. */
     for (int i = 0; i < pl->n && !(pl->flags & NS_JOB_PACKED); i++) {
@@ -740,12 +789,12 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
                 s->stats.twin_pairs++;
     }
     int64_t *mem = NULL;
-    if (s->conf.machine && (jb->mem_cpu || pl->mem_per_node)) {
+    if (s->conf.machine && (lv->mem_cpu || pl->mem_per_node)) {
         mem = malloc (sizeof (int64_t) * (size_t)pl->n);
         if (!mem)
             return ns_error_set (err, ENOMEM, "out of memory");
         for (int i = 0; i < pl->n; i++)
-            mem[i] = pl->mem_per_node + jb->mem_cpu * pl->shares[i].cores;
+            mem[i] = pl->mem_per_node + lv->mem_cpu * pl->shares[i].cores;
     }
     int rc = ns_cluster_add_job_mem (s->c, (uint64_t)j, jb->in->program,
                                      pl->shares, pl->n, pl->flags, mem, err);
@@ -760,18 +809,18 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     jb->shoff = (uint32_t)s->nsharesall;
     s->nsharesall += pl->n;
     jb->out.nodes = pl->n;
-    jb->flags = pl->flags;
+    lv->flags = pl->flags;
     if (!(pl->flags & NS_JOB_CLOSES_NODES))
         s->nopen++;
-    jb->cores = 0;
-    jb->held = 0;
+    lv->cores = 0;
+    lv->held = 0;
     for (int i = 0; i < pl->n; i++) {
-        jb->cores += pl->shares[i].cores;
-        jb->held += pl->flags & NS_JOB_CLOSES_NODES
+        lv->cores += pl->shares[i].cores;
+        lv->held += pl->flags & NS_JOB_CLOSES_NODES
                         ? ns_node_cores (s->c, pl->shares[i].node)
                         : pl->shares[i].cores;
     }
-    s->held += jb->held;
+    s->held += lv->held;
     for (int i = 0; i < pl->n; i++) {
         int nt = ns_node_ngoverned (s->c, pl->shares[i].node);
         if (nt > s->stats.max_cotenants)
@@ -783,12 +832,12 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     jb->out.striped = (pl->flags & NS_JOB_STRIPED) != 0;
     jb->out.rule = pl->rule;
     jb->out.why = pl->why;
-    jb->remaining = jb->in->runtime;
-    jb->last = s->now;
-    jb->rate = 0;
-    jb->neutral = s->conf.wallclock
+    lv->remaining = jb->in->runtime;
+    lv->last = s->now;
+    lv->rate = 0;
+    lv->neutral = s->conf.wallclock
                   || ns_interf_neutral (s->conf.model, jb->in->program);
-    jb->est_end = s->now + est_runtime (jb);
+    lv->est_end = s->now + est_runtime (jb);
     s->stats.placements++;
     s->cluster_version++;
     if (byest_insert (s, j) < 0)
@@ -834,12 +883,13 @@ static int log_release (ns_sim_t *s, const struct sj *jb)
 static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
 {
     struct sj *jb = &s->jobs[j];
+    struct live *lv = LV (s, j);
     if (ns_cluster_remove_job (s->c, (uint64_t)j, err) < 0)
         return -1;
     byest_remove (s, j);
-    if (!(jb->flags & NS_JOB_CLOSES_NODES))
+    if (!(lv->flags & NS_JOB_CLOSES_NODES))
         s->nopen--;
-    s->held -= jb->held;
+    s->held -= lv->held;
     jb->out.state = NS_SJ_DONE;
     jb->out.end = s->now;
     if (jb->in->req_time > 0 && s->now - jb->out.start > jb->in->req_time + EPS)
@@ -853,6 +903,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
         s->stats.last_end = s->now;
     if (update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
+    live_give (s, j);
     /* Its shares stay: ns_sim_job_shares () reports where it ran. */
     if (s->progress_fn && s->progress_every > 0
         && s->done % s->progress_every == 0)
@@ -877,6 +928,7 @@ static const ns_sconf_part_t *job_part (const ns_sim_t *s,
 static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
 {
     const struct sj *jb = &s->jobs[j];
+    const struct live *lv = LV (s, j);
     ns_request_init (r, (uint64_t)j, jb->in->program, jb->in->ntasks);
     r->flags = NS_REQ_QUIET;
     r->waited = (int64_t)(s->now - jb->in->submit);
@@ -887,8 +939,8 @@ static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
             r->max_nodes = p->max_nodes;
             r->max_cpus_per_node = p->max_cpus_per_node;
         }
-        r->mem_per_cpu = jb->mem_cpu;
-        r->mem_per_node = jb->mem_node;
+        r->mem_per_cpu = lv->mem_cpu;
+        r->mem_per_node = lv->mem_node;
     }
 }
 
@@ -916,11 +968,12 @@ static int cores_within (const ns_cluster_t *c, int i,
 static int fits (ns_sim_t *s, int j)
 {
     struct sj *jb = &s->jobs[j];
-    if (jb->fits)
-        return jb->fits;
+    struct live *lv = LV (s, j);
+    if (lv->fits)
+        return lv->fits;
     const ns_sconf_t *m = s->conf.machine;
     const ns_sconf_part_t *p = job_part (s, jb);
-    jb->fits = -1;
+    lv->fits = -1;
     if (!p || !p->up)
         return -1;
     if (m->cr_memory) {
@@ -928,22 +981,22 @@ static int fits (ns_sim_t *s, int j)
                                         : m->def_mem_per_cpu;
         int64_t dn = p->def_mem_per_node ? p->def_mem_per_node
                                          : m->def_mem_per_node;
-        jb->mem_cpu = jb->in->mem_per_cpu;
-        jb->mem_node = jb->in->mem_per_node;
-        if (!jb->mem_cpu && !jb->mem_node) {
-            jb->mem_cpu = dc;
-            jb->mem_node = dc ? 0 : dn;
+        lv->mem_cpu = jb->in->mem_per_cpu;
+        lv->mem_node = jb->in->mem_per_node;
+        if (!lv->mem_cpu && !lv->mem_node) {
+            lv->mem_cpu = dc;
+            lv->mem_node = dc ? 0 : dn;
         }
         int64_t mc = p->max_mem_per_cpu ? p->max_mem_per_cpu
                                         : m->max_mem_per_cpu;
         int64_t mn = p->max_mem_per_node ? p->max_mem_per_node
                                          : m->max_mem_per_node;
-        if ((mc && jb->mem_cpu > mc) || (mn && jb->mem_node > mn))
+        if ((mc && lv->mem_cpu > mc) || (mn && lv->mem_node > mn))
             return -1;  /* slurmctld rejects it at submission */
     }
     /* The most tasks it could hold on its partition's empty nodes. */
-    ns_node_limits_t lim = { .mem_per_cpu = jb->mem_cpu,
-                             .mem_per_node = jb->mem_node,
+    ns_node_limits_t lim = { .mem_per_cpu = lv->mem_cpu,
+                             .mem_per_node = lv->mem_node,
                              .max_cores = p->max_cpus_per_node };
     int n = 0;
     for (int i = 0; i < m->nnodes; i++) {
@@ -967,8 +1020,8 @@ static int fits (ns_sim_t *s, int j)
         sum += s->usable[k];
     }
     if (sum >= jb->in->ntasks)
-        jb->fits = 1;
-    return jb->fits;
+        lv->fits = 1;
+    return lv->fits;
 }
 
 static int64_t free_cores (const ns_sim_t *s)
@@ -1012,20 +1065,20 @@ static void remember_short (ns_sim_t *s, int width, int slot)
 }
 
 /* Does a capacity failure at this cluster state imply r fails too? */
-static int dominated (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
+static int dominated (ns_sim_t *s, struct live *lv, const ns_request_t *r)
 {
     if (s->short_version != s->release_version || s->nshorts == 0)
         return 0;
     /* The shape depends on the request and the machine only: once. */
-    if (!jb->shape_known) {
+    if (!lv->shape_known) {
         if (ns_place_shape (s->c, &s->conf.policy, s->conf.model, r,
-                            &jb->shape_w, &jb->shape_s, NULL) < 0)
+                            &lv->shape_w, &lv->shape_s, NULL) < 0)
             return 0;
-        jb->shape_known = 1;
+        lv->shape_known = 1;
     }
     for (int i = 0; i < s->nshorts; i++)
-        if (jb->shape_w >= s->shorts[i].width
-            && jb->shape_s >= s->shorts[i].slot)
+        if (lv->shape_w >= s->shorts[i].width
+            && lv->shape_s >= s->shorts[i].slot)
             return 1;
     return 0;
 }
@@ -1034,14 +1087,14 @@ static int dominated (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
  * cannot make up its shortfall: starts never make a placement possible,
  * and only the released nodes can have become admissible. */
 
-static int still_fails (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
+static int still_fails (ns_sim_t *s, struct live *lv, const ns_request_t *r)
 {
-    if (!jb->fail_log)
+    if (!lv->fail_log)
         return 0;
-    int64_t from = jb->fail_log - 1;
+    int64_t from = lv->fail_log - 1;
     if (s->nrlog - from > RECHECK_MAX)
         return 0;
-    int need = jb->fail_width - jb->fail_have;
+    int need = lv->fail_width - lv->fail_have;
     int gained = ns_place_admits (s->c, &s->conf.policy, s->conf.model, r,
                                   s->rlog + (from - s->rlog0),
                                   (int)(s->nrlog - from),
@@ -1050,8 +1103,8 @@ static int still_fails (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
         return 0;
     /* Still an upper bound of its admissible nodes: move it forward so the
      * next check only looks at newer releases. */
-    jb->fail_have += gained;
-    jb->fail_log = s->nrlog + 1;
+    lv->fail_have += gained;
+    lv->fail_log = s->nrlog + 1;
     return 1;
 }
 
@@ -1074,6 +1127,7 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
 {
     ns_request_t r;
     struct sj *jb = &s->jobs[j];
+    struct live *lv = LV (s, j);
     if (jb->in->ntasks > free_cores (s)
         && jb->in->ntasks <= ns_cluster_total_cores (s->c))
         return D_WAIT;
@@ -1087,7 +1141,7 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
             return D_WAIT;
     }
     fill_request (s, j, &r);
-    if (f && (still_fails (s, jb, &r) || dominated (s, jb, &r)))
+    if (f && (still_fails (s, lv, &r) || dominated (s, lv, &r)))
         return D_WAIT;
     if (s->conf.machine) {
         if (fits (s, j) < 0)
@@ -1114,9 +1168,9 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
          * release log cannot tell more than the free-core count does. */
         if (s->pl->rule == NS_RULE_PACK || s->pl->rule == NS_RULE_FALLBACK)
             return D_WAIT;
-        jb->fail_log = s->nrlog + 1;
-        jb->fail_have = s->pl->found;
-        jb->fail_width = s->pl->width;
+        lv->fail_log = s->nrlog + 1;
+        lv->fail_have = s->pl->found;
+        lv->fail_width = s->pl->width;
         if (s->pl->capacity_short)
             remember_short (s, s->pl->width, s->pl->slot);
     }
@@ -1204,6 +1258,7 @@ static void queue_remove (ns_sim_t *s, int pos)
 
 static void drop_never (ns_sim_t *s, int j)
 {
+    live_give (s, j);
     s->jobs[j].out.state = NS_SJ_NEVER;
     s->done++;
 }
@@ -1214,18 +1269,18 @@ static void drop_never (ns_sim_t *s, int j)
  * (then ns_place_after () decides). */
 static int reserve_whole (ns_sim_t *s, int head)
 {
-    struct sj *jb = &s->jobs[head];
-    if (!jb->shape_known) {
+    struct live *lv = LV (s, head);
+    if (!lv->shape_known) {
         ns_request_t r;
         fill_request (s, head, &r);
         if (ns_place_shape (s->c, &s->conf.policy, s->conf.model, &r,
-                            &jb->shape_w, &jb->shape_s, NULL) < 0)
+                            &lv->shape_w, &lv->shape_s, NULL) < 0)
             return -1;
-        jb->shape_known = 1;
+        lv->shape_known = 1;
     }
-    int width = jb->shape_w;
+    int width = lv->shape_w;
     if (width < 1 || width > s->conf.nnodes
-        || jb->shape_s > ns_cluster_max_cores (s->c))
+        || lv->shape_s > ns_cluster_max_cores (s->c))
         return -1;
     memset (s->outside, 1, s->conf.nnodes);
     ns_resv_running_t run = running (s, 1);
@@ -1368,7 +1423,7 @@ static double shadow_bound (const ns_sim_t *s, int head)
     if (free >= need)
         return s->now;
     for (int k = 0; k < s->nbyest; k++) {
-        const struct sj *r = &s->jobs[s->byest[k]];
+        const struct live *r = LV (s, (int)s->byest[k]);
         free += r->cores;
         if (free >= need)
             return r->est_end > s->now ? r->est_end : s->now;
@@ -1668,8 +1723,10 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
     return 0;
 }
 
-static void enqueue (ns_sim_t *s, int j)
+static int enqueue (ns_sim_t *s, int j)
 {
+    if (live_take (s, j) < 0)
+        return -1;
     /* Every job is queued once, so qend <= njobs <= the queue's size. */
     int pos = s->qend++;
     s->qtasks[pos] = s->jobs[j].in->ntasks;
@@ -1685,6 +1742,7 @@ static void enqueue (ns_sim_t *s, int j)
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)
         s->stats.first_submit = s->now;
+    return 0;
 }
 
 static void account_usage (ns_sim_t *s, double t)
@@ -1746,7 +1804,8 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
             else
                 s->subhead++;
             if (e.type == EV_SUBMIT) {
-                enqueue (s, e.job);
+                if (enqueue (s, e.job) < 0)
+                    return ns_error_set (err, ENOMEM, "out of memory");
                 changed = 1;
             }
             else if (e.type == EV_LIMIT) {
@@ -1759,8 +1818,8 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
                     changed = 1;
                 }
             }
-            else if (e.version == s->jobs[e.job].version
-                     && s->jobs[e.job].out.state == NS_SJ_RUNNING) {
+            else if (s->jobs[e.job].out.state == NS_SJ_RUNNING
+                     && e.version == LV (s, e.job)->version) {
                 if (finish_job (s, e.job, err) < 0)
                     return -1;
                 changed = 1;
