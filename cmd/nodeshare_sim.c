@@ -883,6 +883,11 @@ static ns_sim_t *new_sim (struct task *t)
         return NULL;
     }
     ns_sim_set_checking (sim, r->o.check);
+    /* The nodes of finished jobs only for the reports that list them */
+    ns_sim_set_keep_shares (sim, t->pool->csv
+                                 || (r->o.sacct && strcmp (r->names[t->k],
+                                                           r->sacct_policy)
+                                                   == 0));
     if (t->pool->progress)
         ns_sim_set_progress (sim, progress, 2000, t);
     return sim;

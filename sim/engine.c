@@ -104,6 +104,8 @@ struct ns_sim {
     ns_share_t *shares;     /* the nodes and cores of every job started, one
                                after the other (struct sj.shoff) */
     int nsharesall, sharescap;
+    int forget_shares;      /* ns_sim_set_keep_shares (0): only running
+                               jobs' shares are kept */
     struct ev *heap;
     int nheap, heapcap;
     uint64_t seq;
@@ -772,6 +774,37 @@ static double est_runtime (const struct sj *jb)
     return jb->in->req_time > 0 ? jb->in->req_time : jb->in->runtime;
 }
 
+/* Finished jobs' shares forgotten: the running jobs' shares moved to a
+ * new array with room for need more (twice what they hold, so that
+ * compactions stay rare).  0, or -1 out of memory. */
+static int shares_compact (ns_sim_t *s, int need)
+{
+    int64_t used = need;
+    for (int k = 0; k < s->nbyest; k++)
+        used += s->jobs[s->byest[k]].out.nodes;
+    int64_t cap = 2 * used > 4096 ? 2 * used : 4096;
+    if (cap < s->sharescap)
+        cap = s->sharescap;
+    if (cap > INT_MAX)
+        return -1;
+    ns_share_t *sh = malloc (sizeof (*sh) * (size_t)cap);
+    if (!sh)
+        return -1;
+    int n = 0;
+    for (int k = 0; k < s->nbyest; k++) {
+        struct sj *jb = &s->jobs[s->byest[k]];
+        memcpy (sh + n, s->shares + jb->shoff,
+                sizeof (*sh) * (size_t)jb->out.nodes);
+        jb->shoff = (uint32_t)n;
+        n += jb->out.nodes;
+    }
+    free (s->shares);
+    s->shares = sh;
+    s->sharescap = (int)cap;
+    s->nsharesall = n;
+    return 0;
+}
+
 static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
                       ns_error_t *err)
 {
@@ -801,6 +834,9 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     free (mem);
     if (rc < 0)
         return -1;
+    if (s->forget_shares && s->nsharesall + pl->n > s->sharescap
+        && shares_compact (s, pl->n) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
     if (ns_grow (&s->shares, &s->sharescap, s->nsharesall + pl->n,
                  sizeof (*s->shares), 4096) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
@@ -904,7 +940,8 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     if (update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     live_give (s, j);
-    /* Its shares stay: ns_sim_job_shares () reports where it ran. */
+    /* Its shares stay (unless forgotten, ns_sim_set_keep_shares ()):
+     * ns_sim_job_shares () reports where it ran. */
     if (s->progress_fn && s->progress_every > 0
         && s->done % s->progress_every == 0)
         s->progress_fn (s, s->done, s->njobs, s->progress_arg);
@@ -1201,9 +1238,15 @@ int ns_sim_would_start (ns_sim_t *s, int program, int ntasks, int *partner,
     return 1;
 }
 
+void ns_sim_set_keep_shares (ns_sim_t *s, int keep)
+{
+    s->forget_shares = !keep;
+}
+
 const ns_share_t *ns_sim_job_shares (const ns_sim_t *s, int i, int *n)
 {
-    if (i < 0 || i >= s->njobs || s->jobs[i].out.nodes == 0) {
+    if (i < 0 || i >= s->njobs || s->jobs[i].out.nodes == 0
+        || (s->forget_shares && s->jobs[i].out.state != NS_SJ_RUNNING)) {
         *n = 0;
         return NULL;
     }

@@ -136,8 +136,13 @@ void ns_sim_set_pass_hook (ns_sim_t *sim, ns_sim_pass_f fn, void *arg);
 int ns_sim_would_start (ns_sim_t *sim, int program, int ntasks, int *partner,
                         ns_error_t *err);
 /* The nodes and cores job i held (running or done; NULL, *n = 0 if it
- * never started). */
+ * never started, or ended while finished jobs' shares are not kept). */
 const ns_share_t *ns_sim_job_shares (const ns_sim_t *sim, int i, int *n);
+/* Keep the shares of finished jobs for ns_sim_job_shares () (1, the
+ * default), or only those of running jobs (0: a run whose report needs
+ * no job's nodes then holds no memory per job for them).  Set before
+ * ns_sim_run (). */
+void ns_sim_set_keep_shares (ns_sim_t *sim, int keep);
 /* Jobs submitted and not yet started. */
 int ns_sim_queued (const ns_sim_t *sim);
 /* Jobs added and neither finished nor dropped (queued, running, or about
