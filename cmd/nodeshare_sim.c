@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "closed.h"
 #include "cmdline.h"
@@ -1487,6 +1490,15 @@ out:
 int main (int argc, char **argv)
 {
     struct run r = { 0 };
+#ifdef M_MMAP_THRESHOLD
+    /* Large arrays (a simulator's per-job records, its queue) always in
+     * their own mappings: they grow in place (mremap) and go back to the
+     * system when freed.  glibc otherwise raises the threshold after the
+     * first such array is freed (the baseline's run), and the next run's
+     * arrays then grow by copying in the heap, which keeps what they
+     * leave behind. */
+    mallopt (M_MMAP_THRESHOLD, 128 * 1024);
+#endif
     if (parse_opts (argc, argv, &r.o) < 0)
         return 2;
     if (r.o.sweep) {
