@@ -49,33 +49,38 @@ struct sj {
     ns_simresult_t out;
     uint32_t shoff;         /* its nodes and cores (out.nodes of them):
                                s->shares[shoff ...] once started */
-    int live;               /* 1 + its struct live in s->lv while queued
-                               or running, else 0 */
+    int live;               /* 1 + its struct waiting in s->wt while
+                               queued, 1 + its struct live in s->lv while
+                               running, else 0 */
 };
 
-/* What only a queued or running job needs: kept in a pool (s->lv) whose
- * entries are reused once a job ends or is dropped. */
+/* What only a queued job needs, and what only a running one needs: each
+ * kept in a pool (s->wt, s->lv) whose entries are reused once the job
+ * leaves the queue, or ends. */
+struct waiting {
+    int64_t fail_log;       /* 1 + release log length when it last could
+                               not start (0: no failure known) */
+    int fail_have;          /* admissible nodes it had then */
+    int fail_width;         /* nodes it needed */
+    int shape_w, shape_s;
+    signed char shape_known; /* shape_w, shape_s hold ns_place_shape () */
+    signed char fits;       /* with a machine: 0 unknown, 1 its partition
+                               can hold it, -1 never */
+    /* with a machine: */
+    int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
+};
+
 struct live {
     double remaining;   /* work left, s at rate 1 */
     double rate;
     double last;        /* when remaining was last brought up to date */
     double est_end;     /* start + requested time (EASY) */
-    int64_t fail_log;       /* 1 + release log length when it last could
-                               not start (0: no failure known) */
     int64_t cores;          /* sum of its shares while running */
     int64_t held;           /* cores held for it (whole closed nodes) */
-    /* with a machine: */
-    int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
     uint32_t version;
-    int fail_have;          /* admissible nodes it had then */
-    int fail_width;         /* nodes it needed */
     int stamp;
-    int flags;          /* NS_JOB_* it was added with */
-    int shape_w, shape_s;
+    int flags;          /* NS_JOB_* it was started with */
     signed char neutral;    /* ns_interf_neutral (): rate always 1 */
-    signed char shape_known; /* shape_w, shape_s hold ns_place_shape () */
-    signed char fits;       /* with a machine: 0 unknown, 1 its partition
-                               can hold it, -1 never */
 };
 
 struct ns_sim {
@@ -91,10 +96,14 @@ struct ns_sim {
 
     struct sj *jobs;
     int njobs, jobcap;
-    struct live *lv;        /* the pool of struct sj.live */
+    struct live *lv;        /* the pool of struct sj.live (running) */
     int nlv, lvcap;
     int *lvfree;            /* its entries free for reuse */
     int nlvfree, lvfreecap;
+    struct waiting *wt;     /* the same for queued jobs */
+    int nwt, wtcap;
+    int *wtfree;
+    int nwtfree, wtfreecap;
     /* Copies of the jobs ns_sim_add () was given, in blocks of OWNBLOCK
      * (a block never moves: struct sj.in points into it) */
     ns_simjob_t **own;
@@ -229,32 +238,64 @@ struct ns_sim {
     ns_simstats_t stats;
 };
 
-/* The struct live of job j (queued or running). */
+/* The struct live of job j (running). */
 static inline struct live *LV (const ns_sim_t *s, int j)
 {
     return &s->lv[s->jobs[j].live - 1];
 }
 
-/* Give job j a struct live, zeroed.  0, or -1 out of memory. */
+/* The struct waiting of job j (queued). */
+static inline struct waiting *WT (const ns_sim_t *s, int j)
+{
+    return &s->wt[s->jobs[j].live - 1];
+}
+
+/* An entry of a pool (s->lv, s->wt), from its free list or new; the
+ * free list can hold every entry, so that giving one back never fails.
+ * Its index, or -1 out of memory. */
+static int pool_take (void *pool, int *n, int *cap, int **free_list,
+                      int *nfree, int *freecap, size_t elem)
+{
+    if (*nfree > 0)
+        return (*free_list)[--*nfree];
+    if (ns_grow (pool, cap, *n + 1, elem, 256) < 0
+        || ns_grow (free_list, freecap, *n + 1, sizeof (int), 256) < 0)
+        return -1;
+    return (*n)++;
+}
+
+/* Give queued job j a struct waiting, zeroed.  0, or -1 out of memory. */
+static int waiting_take (ns_sim_t *s, int j)
+{
+    int k = pool_take (&s->wt, &s->nwt, &s->wtcap, &s->wtfree, &s->nwtfree,
+                       &s->wtfreecap, sizeof (*s->wt));
+    if (k < 0)
+        return -1;
+    s->wt[k] = (struct waiting){ 0 };
+    s->jobs[j].live = k + 1;
+    return 0;
+}
+
+/* Give running job j a struct live, zeroed.  0, or -1 out of memory. */
 static int live_take (ns_sim_t *s, int j)
 {
-    int k;
-    if (s->nlvfree > 0)
-        k = s->lvfree[--s->nlvfree];
-    else {
-        /* the free list can hold every entry: live_give () never fails */
-        if (ns_grow (&s->lv, &s->lvcap, s->nlv + 1, sizeof (*s->lv), 256) < 0
-            || ns_grow (&s->lvfree, &s->lvfreecap, s->nlv + 1,
-                        sizeof (*s->lvfree), 256) < 0)
-            return -1;
-        k = s->nlv++;
-    }
+    int k = pool_take (&s->lv, &s->nlv, &s->lvcap, &s->lvfree, &s->nlvfree,
+                       &s->lvfreecap, sizeof (*s->lv));
+    if (k < 0)
+        return -1;
     s->lv[k] = (struct live){ 0 };
     s->jobs[j].live = k + 1;
     return 0;
 }
 
-/* Job j no longer needs its struct live: ended or dropped. */
+/* Job j left the queue: started or dropped. */
+static void waiting_give (ns_sim_t *s, int j)
+{
+    s->wtfree[s->nwtfree++] = s->jobs[j].live - 1;
+    s->jobs[j].live = 0;
+}
+
+/* Job j ended. */
 static void live_give (ns_sim_t *s, int j)
 {
     s->lvfree[s->nlvfree++] = s->jobs[j].live - 1;
@@ -456,6 +497,8 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->jobs);
     free (s->lv);
     free (s->lvfree);
+    free (s->wt);
+    free (s->wtfree);
     for (int i = 0; i < s->nown; i += OWNBLOCK)
         free (s->own[i / OWNBLOCK]);
     free (s->own);
@@ -528,11 +571,13 @@ static int add_job (ns_sim_t *s, const ns_simjob_t *job, int copy,
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
     const ns_simjob_t *in = job;
-    if ((copy || submit != job->submit) && !(in = own_copy (s, job, submit)))
+    if ((copy || submit != job->submit)
+        && !(in = own_copy (s, job, submit)))
         return ns_error_set (err, ENOMEM, "out of memory");
     if (s->subhead == s->nsub)
         s->subhead = s->nsub = 0;   /* all taken: start over */
-    if (s->nsub == 0 || s->jobs[s->subq[s->nsub - 1]].in->submit <= submit) {
+    if (s->nsub == 0
+        || s->jobs[s->subq[s->nsub - 1]].in->submit <= submit) {
         if (ns_grow (&s->subq, &s->subcap, s->nsub + 1, sizeof (*s->subq),
                      1024) < 0)
             return ns_error_set (err, ENOMEM, "out of memory");
@@ -809,6 +854,11 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
                       ns_error_t *err)
 {
     struct sj *jb = &s->jobs[j];
+    /* It leaves the queue: what it needed there, for what it needs now */
+    int64_t mem_cpu = WT (s, j)->mem_cpu;
+    waiting_give (s, j);
+    if (live_take (s, j) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
     struct live *lv = LV (s, j);
     /* Twin pairs among the jobs the sharing rules govern: packed jobs
      * (small, no predicted gain, fallback) are outside the rule. */
@@ -818,16 +868,17 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
         for (int k = 0; k < nt; k++)
             if (jb->in->program != NS_PROGRAM_UNKNOWN
                 && !(ns_node_tenant_flags (s->c, node, k) & NS_JOB_PACKED)
-                && ns_node_tenant_program (s->c, node, k) == jb->in->program)
+                && ns_node_tenant_program (s->c, node, k)
+                       == jb->in->program)
                 s->stats.twin_pairs++;
     }
     int64_t *mem = NULL;
-    if (s->conf.machine && (lv->mem_cpu || pl->mem_per_node)) {
+    if (s->conf.machine && (mem_cpu || pl->mem_per_node)) {
         mem = malloc (sizeof (int64_t) * (size_t)pl->n);
         if (!mem)
             return ns_error_set (err, ENOMEM, "out of memory");
         for (int i = 0; i < pl->n; i++)
-            mem[i] = pl->mem_per_node + lv->mem_cpu * pl->shares[i].cores;
+            mem[i] = pl->mem_per_node + mem_cpu * pl->shares[i].cores;
     }
     int rc = ns_cluster_add_job_mem (s->c, (uint64_t)j, jb->in->program,
                                      pl->shares, pl->n, pl->flags, mem, err);
@@ -928,7 +979,8 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     s->held -= lv->held;
     jb->out.state = NS_SJ_DONE;
     jb->out.end = s->now;
-    if (jb->in->req_time > 0 && s->now - jb->out.start > jb->in->req_time + EPS)
+    if (jb->in->req_time > 0
+        && s->now - jb->out.start > jb->in->req_time + EPS)
         jb->out.over_limit = 1;
     s->cluster_version++;
     s->release_version++;
@@ -965,7 +1017,7 @@ static const ns_sconf_part_t *job_part (const ns_sim_t *s,
 static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
 {
     const struct sj *jb = &s->jobs[j];
-    const struct live *lv = LV (s, j);
+    const struct waiting *lv = WT (s, j);
     ns_request_init (r, (uint64_t)j, jb->in->program, jb->in->ntasks);
     r->flags = NS_REQ_QUIET;
     r->waited = (int64_t)(s->now - jb->in->submit);
@@ -1005,7 +1057,7 @@ static int cores_within (const ns_cluster_t *c, int i,
 static int fits (ns_sim_t *s, int j)
 {
     struct sj *jb = &s->jobs[j];
-    struct live *lv = LV (s, j);
+    struct waiting *lv = WT (s, j);
     if (lv->fits)
         return lv->fits;
     const ns_sconf_t *m = s->conf.machine;
@@ -1102,7 +1154,7 @@ static void remember_short (ns_sim_t *s, int width, int slot)
 }
 
 /* Does a capacity failure at this cluster state imply r fails too? */
-static int dominated (ns_sim_t *s, struct live *lv, const ns_request_t *r)
+static int dominated (ns_sim_t *s, struct waiting *lv, const ns_request_t *r)
 {
     if (s->short_version != s->release_version || s->nshorts == 0)
         return 0;
@@ -1124,7 +1176,7 @@ static int dominated (ns_sim_t *s, struct live *lv, const ns_request_t *r)
  * cannot make up its shortfall: starts never make a placement possible,
  * and only the released nodes can have become admissible. */
 
-static int still_fails (ns_sim_t *s, struct live *lv, const ns_request_t *r)
+static int still_fails (ns_sim_t *s, struct waiting *lv, const ns_request_t *r)
 {
     if (!lv->fail_log)
         return 0;
@@ -1164,7 +1216,7 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
 {
     ns_request_t r;
     struct sj *jb = &s->jobs[j];
-    struct live *lv = LV (s, j);
+    struct waiting *lv = WT (s, j);
     if (jb->in->ntasks > free_cores (s)
         && jb->in->ntasks <= ns_cluster_total_cores (s->c))
         return D_WAIT;
@@ -1301,7 +1353,7 @@ static void queue_remove (ns_sim_t *s, int pos)
 
 static void drop_never (ns_sim_t *s, int j)
 {
-    live_give (s, j);
+    waiting_give (s, j);
     s->jobs[j].out.state = NS_SJ_NEVER;
     s->done++;
 }
@@ -1312,7 +1364,7 @@ static void drop_never (ns_sim_t *s, int j)
  * (then ns_place_after () decides). */
 static int reserve_whole (ns_sim_t *s, int head)
 {
-    struct live *lv = LV (s, head);
+    struct waiting *lv = WT (s, head);
     if (!lv->shape_known) {
         ns_request_t r;
         fill_request (s, head, &r);
@@ -1768,7 +1820,7 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
 
 static int enqueue (ns_sim_t *s, int j)
 {
-    if (live_take (s, j) < 0)
+    if (waiting_take (s, j) < 0)
         return -1;
     /* Every job is queued once, so qend <= njobs <= the queue's size. */
     int pos = s->qend++;
