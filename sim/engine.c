@@ -120,9 +120,14 @@ struct ns_sim {
     uint64_t seq;
     /* Submits added in order of time (a trace's): a queue of jobs beside
      * the heap, merged with it as ev_less () orders (submits are added
-     * one per job: in order of seq is in order of job) */
-    int *subq;
-    int nsub, subhead, subcap;
+     * one per job: in order of seq is in order of job), held as runs of
+     * consecutive jobs (a trace added in order is one run); entry subhead
+     * of nsub is job subr[subr_at].first + subr_off */
+    struct subrun {
+        int first, n;
+    } *subr;
+    int nsubr, subrcap, subr_at, subr_off;
+    int nsub, subhead;
     int64_t total;      /* the cluster's cores */
 
     int *queue;         /* FCFS order, sized like jobs; live part is
@@ -359,7 +364,7 @@ static int ev_next (const ns_sim_t *s, struct ev *e)
 {
     int have = s->subhead < s->nsub;
     if (have) {
-        int j = s->subq[s->subhead];
+        int j = s->subr[s->subr_at].first + s->subr_off;
         *e = (struct ev){ s->jobs[j].in->submit, EV_SUBMIT, j, 0, 0 };
     }
     if (s->nheap > 0) {
@@ -504,7 +509,7 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->own);
     free (s->shares);
     free (s->heap);
-    free (s->subq);
+    free (s->subr);
     free (s->queue);
     free (s->qtasks);
     free (s->qest);
@@ -574,14 +579,19 @@ static int add_job (ns_sim_t *s, const ns_simjob_t *job, int copy,
     if ((copy || submit != job->submit)
         && !(in = own_copy (s, job, submit)))
         return ns_error_set (err, ENOMEM, "out of memory");
-    if (s->subhead == s->nsub)
-        s->subhead = s->nsub = 0;   /* all taken: start over */
-    if (s->nsub == 0
-        || s->jobs[s->subq[s->nsub - 1]].in->submit <= submit) {
-        if (ns_grow (&s->subq, &s->subcap, s->nsub + 1, sizeof (*s->subq),
-                     1024) < 0)
-            return ns_error_set (err, ENOMEM, "out of memory");
-        s->subq[s->nsub++] = i;
+    if (s->subhead == s->nsub)          /* all taken: start over */
+        s->subhead = s->nsub = s->nsubr = s->subr_at = s->subr_off = 0;
+    struct subrun *last = s->nsubr ? &s->subr[s->nsubr - 1] : NULL;
+    if (!last || s->jobs[last->first + last->n - 1].in->submit <= submit) {
+        if (last && last->first + last->n == i)
+            last->n++;
+        else {
+            if (ns_grow (&s->subr, &s->subrcap, s->nsubr + 1,
+                         sizeof (*s->subr), 64) < 0)
+                return ns_error_set (err, ENOMEM, "out of memory");
+            s->subr[s->nsubr++] = (struct subrun){ i, 1 };
+        }
+        s->nsub++;
         s->seq++;
     }
     else if (heap_push (s, submit, EV_SUBMIT, i, 0) < 0)
@@ -1896,8 +1906,13 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
         while ((src = ev_next (s, &e)) > 0 && e.t <= t + EPS) {
             if (src == 2)
                 heap_pop (s);
-            else
+            else {
                 s->subhead++;
+                if (++s->subr_off == s->subr[s->subr_at].n) {
+                    s->subr_at++;
+                    s->subr_off = 0;
+                }
+            }
             if (e.type == EV_SUBMIT) {
                 if (enqueue (s, e.job) < 0)
                     return ns_error_set (err, ENOMEM, "out of memory");
