@@ -20,6 +20,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "nsutil.h"
@@ -166,6 +168,8 @@ struct ns_sim {
                            reservation tmin_resv */
     int tmin_resv;
     int qstart, qend;
+    int qtrim;          /* the pages of the queue's arrays before this
+                           position are given back (queue_trim ()) */
     int closes;         /* the policy holds whole nodes (exclusive, spread):
                            a job then needs ceil(tasks / cores) empty
                            nodes */
@@ -1336,6 +1340,43 @@ static int qkey (const ns_sim_t *s, int pos)
     return s->qtasks[pos] > s->total ? 0 : s->qtasks[pos];
 }
 
+/* Give back the whole pages of base[0, n) (elements of elem bytes): the
+ * system may take them; read again, they hold zeros. */
+static void pages_drop (void *base, size_t elem, int n)
+{
+#ifdef MADV_DONTNEED
+    long pg = sysconf (_SC_PAGESIZE);
+    if (pg <= 0)
+        return;
+    uintptr_t mask = ~(uintptr_t)(pg - 1);
+    uintptr_t a = ((uintptr_t)base + (uintptr_t)pg - 1) & mask;
+    uintptr_t b = ((uintptr_t)base + elem * (size_t)n) & mask;
+    if (b > a)
+        madvise ((void *)a, b - a, MADV_DONTNEED);
+#else
+    (void)base;
+    (void)elem;
+    (void)n;
+#endif
+}
+
+/* Positions before the head are never read again (scans start behind
+ * it, and only live positions are looked at): every QTRIM positions the
+ * head passes, the pages of the queue's arrays before it go back to the
+ * system, so that a long trace's queue costs what it holds, not a slot
+ * per job ever queued. */
+#define QTRIM 65536
+
+static void queue_trim (ns_sim_t *s)
+{
+    if (s->qstart - s->qtrim < QTRIM)
+        return;
+    s->qtrim = s->qstart;
+    pages_drop (s->queue, sizeof (*s->queue), s->qstart);
+    pages_drop (s->qtasks, sizeof (*s->qtasks), s->qstart);
+    pages_drop (s->qest, sizeof (*s->qest), s->qstart);
+}
+
 /* Leave a tombstone at pos; the head moves past tombstones. */
 static void queue_remove (ns_sim_t *s, int pos)
 {
@@ -1359,6 +1400,7 @@ static void queue_remove (ns_sim_t *s, int pos)
     }
     while (s->qstart < s->qend && s->qtasks[s->qstart] < 0)
         s->qstart++;
+    queue_trim (s);
 }
 
 static void drop_never (ns_sim_t *s, int j)
