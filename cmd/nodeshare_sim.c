@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "closed.h"
 #include "cmdline.h"
@@ -883,6 +886,11 @@ static ns_sim_t *new_sim (struct task *t)
         return NULL;
     }
     ns_sim_set_checking (sim, r->o.check);
+    /* The nodes of finished jobs only for the reports that list them */
+    ns_sim_set_keep_shares (sim, t->pool->csv
+                                 || (r->o.sacct && strcmp (r->names[t->k],
+                                                           r->sacct_policy)
+                                                   == 0));
     if (t->pool->progress)
         ns_sim_set_progress (sim, progress, 2000, t);
     return sim;
@@ -935,7 +943,7 @@ static int run_trace_policy (struct task *t)
     ns_timeline_t tl;
     double first = r->jobs[0].submit, last = first;
     for (int64_t i = 0; i < r->njobs; i++) {
-        if (ns_sim_add (sim, &r->jobs[i], &err) < 0) {
+        if (ns_sim_add_ref (sim, &r->jobs[i], &err) < 0) {
             ns_sim_destroy (sim);
             return die ("%s", err.text);
         }
@@ -1482,6 +1490,15 @@ out:
 int main (int argc, char **argv)
 {
     struct run r = { 0 };
+#ifdef M_MMAP_THRESHOLD
+    /* Large arrays (a simulator's per-job records, its queue) always in
+     * their own mappings: they grow in place (mremap) and go back to the
+     * system when freed.  glibc otherwise raises the threshold after the
+     * first such array is freed (the baseline's run), and the next run's
+     * arrays then grow by copying in the heap, which keeps what they
+     * leave behind. */
+    mallopt (M_MMAP_THRESHOLD, 128 * 1024);
+#endif
     if (parse_opts (argc, argv, &r.o) < 0)
         return 2;
     if (r.o.sweep) {

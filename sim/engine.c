@@ -20,6 +20,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "nsutil.h"
@@ -28,6 +30,7 @@
 
 #define EPS 1e-7
 #define QBLOCK 64
+#define OWNBLOCK 1024
 
 /* At one instant: ends, then time limits (a job whose work ends exactly
  * at its limit is not killed), then submits. */
@@ -41,31 +44,45 @@ struct ev {
     uint64_t seq;
 };
 
+/* Per job, for the whole run. */
 struct sj {
-    ns_simjob_t in;
+    const ns_simjob_t *in;  /* the job as added: the caller's
+                               (ns_sim_add_ref) or a copy in s->own */
     ns_simresult_t out;
-    double remaining;   /* work left, s at rate 1 */
-    double rate;
-    double last;        /* when remaining was last brought up to date */
-    double est_end;     /* start + requested time (EASY) */
-    uint32_t version;
+    uint32_t shoff;         /* its nodes and cores (out.nodes of them):
+                               s->shares[shoff ...] once started */
+    int live;               /* 1 + its struct waiting in s->wt while
+                               queued, 1 + its struct live in s->lv while
+                               running, else 0 */
+};
+
+/* What only a queued job needs, and what only a running one needs: each
+ * kept in a pool (s->wt, s->lv) whose entries are reused once the job
+ * leaves the queue, or ends. */
+struct waiting {
     int64_t fail_log;       /* 1 + release log length when it last could
                                not start (0: no failure known) */
     int fail_have;          /* admissible nodes it had then */
     int fail_width;         /* nodes it needed */
-    int stamp;
-    int flags;          /* NS_JOB_* it was added with */
-    uint32_t shoff;         /* its nodes and cores (out.nodes of them):
-                               s->shares[shoff ...] once started */
+    int shape_w, shape_s;
+    signed char shape_known; /* shape_w, shape_s hold ns_place_shape () */
+    signed char fits;       /* with a machine: 0 unknown, 1 its partition
+                               can hold it, -1 never */
+    /* with a machine: */
+    int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
+};
+
+struct live {
+    double remaining;   /* work left, s at rate 1 */
+    double rate;
+    double last;        /* when remaining was last brought up to date */
+    double est_end;     /* start + requested time (EASY) */
     int64_t cores;          /* sum of its shares while running */
     int64_t held;           /* cores held for it (whole closed nodes) */
-    int shape_w, shape_s;
+    uint32_t version;
+    int stamp;
+    int flags;          /* NS_JOB_* it was started with */
     signed char neutral;    /* ns_interf_neutral (): rate always 1 */
-    signed char shape_known; /* shape_w, shape_s hold ns_place_shape () */
-    /* with a machine: */
-    signed char fits;       /* 0 unknown, 1 its partition can hold it,
-                               -1 never */
-    int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
 };
 
 struct ns_sim {
@@ -81,19 +98,38 @@ struct ns_sim {
 
     struct sj *jobs;
     int njobs, jobcap;
+    struct live *lv;        /* the pool of struct sj.live (running) */
+    int nlv, lvcap;
+    int *lvfree;            /* its entries free for reuse */
+    int nlvfree, lvfreecap;
+    struct waiting *wt;     /* the same for queued jobs */
+    int nwt, wtcap;
+    int *wtfree;
+    int nwtfree, wtfreecap;
+    /* Copies of the jobs ns_sim_add () was given, in blocks of OWNBLOCK
+     * (a block never moves: struct sj.in points into it) */
+    ns_simjob_t **own;
+    int nown, owncap;
     int done;
 
     ns_share_t *shares;     /* the nodes and cores of every job started, one
                                after the other (struct sj.shoff) */
     int nsharesall, sharescap;
+    int forget_shares;      /* ns_sim_set_keep_shares (0): only running
+                               jobs' shares are kept */
     struct ev *heap;
     int nheap, heapcap;
     uint64_t seq;
     /* Submits added in order of time (a trace's): a queue of jobs beside
      * the heap, merged with it as ev_less () orders (submits are added
-     * one per job: in order of seq is in order of job) */
-    int *subq;
-    int nsub, subhead, subcap;
+     * one per job: in order of seq is in order of job), held as runs of
+     * consecutive jobs (a trace added in order is one run); entry subhead
+     * of nsub is job subr[subr_at].first + subr_off */
+    struct subrun {
+        int first, n;
+    } *subr;
+    int nsubr, subrcap, subr_at, subr_off;
+    int nsub, subhead;
     int64_t total;      /* the cluster's cores */
 
     int *queue;         /* FCFS order, sized like jobs; live part is
@@ -132,6 +168,8 @@ struct ns_sim {
                            reservation tmin_resv */
     int tmin_resv;
     int qstart, qend;
+    int qtrim;          /* the pages of the queue's arrays before this
+                           position are given back (queue_trim ()) */
     int closes;         /* the policy holds whole nodes (exclusive, spread):
                            a job then needs ceil(tasks / cores) empty
                            nodes */
@@ -209,6 +247,70 @@ struct ns_sim {
     ns_simstats_t stats;
 };
 
+/* The struct live of job j (running). */
+static inline struct live *LV (const ns_sim_t *s, int j)
+{
+    return &s->lv[s->jobs[j].live - 1];
+}
+
+/* The struct waiting of job j (queued). */
+static inline struct waiting *WT (const ns_sim_t *s, int j)
+{
+    return &s->wt[s->jobs[j].live - 1];
+}
+
+/* An entry of a pool (s->lv, s->wt), from its free list or new; the
+ * free list can hold every entry, so that giving one back never fails.
+ * Its index, or -1 out of memory. */
+static int pool_take (void *pool, int *n, int *cap, int **free_list,
+                      int *nfree, int *freecap, size_t elem)
+{
+    if (*nfree > 0)
+        return (*free_list)[--*nfree];
+    if (ns_grow (pool, cap, *n + 1, elem, 256) < 0
+        || ns_grow (free_list, freecap, *n + 1, sizeof (int), 256) < 0)
+        return -1;
+    return (*n)++;
+}
+
+/* Give queued job j a struct waiting, zeroed.  0, or -1 out of memory. */
+static int waiting_take (ns_sim_t *s, int j)
+{
+    int k = pool_take (&s->wt, &s->nwt, &s->wtcap, &s->wtfree, &s->nwtfree,
+                       &s->wtfreecap, sizeof (*s->wt));
+    if (k < 0)
+        return -1;
+    s->wt[k] = (struct waiting){ 0 };
+    s->jobs[j].live = k + 1;
+    return 0;
+}
+
+/* Give running job j a struct live, zeroed.  0, or -1 out of memory. */
+static int live_take (ns_sim_t *s, int j)
+{
+    int k = pool_take (&s->lv, &s->nlv, &s->lvcap, &s->lvfree, &s->nlvfree,
+                       &s->lvfreecap, sizeof (*s->lv));
+    if (k < 0)
+        return -1;
+    s->lv[k] = (struct live){ 0 };
+    s->jobs[j].live = k + 1;
+    return 0;
+}
+
+/* Job j left the queue: started or dropped. */
+static void waiting_give (ns_sim_t *s, int j)
+{
+    s->wtfree[s->nwtfree++] = s->jobs[j].live - 1;
+    s->jobs[j].live = 0;
+}
+
+/* Job j ended. */
+static void live_give (ns_sim_t *s, int j)
+{
+    s->lvfree[s->nlvfree++] = s->jobs[j].live - 1;
+    s->jobs[j].live = 0;
+}
+
 /* ---- event heap ---- */
 
 static int ev_less (const struct ev *a, const struct ev *b)
@@ -266,8 +368,8 @@ static int ev_next (const ns_sim_t *s, struct ev *e)
 {
     int have = s->subhead < s->nsub;
     if (have) {
-        int j = s->subq[s->subhead];
-        *e = (struct ev){ s->jobs[j].in.submit, EV_SUBMIT, j, 0, 0 };
+        int j = s->subr[s->subr_at].first + s->subr_off;
+        *e = (struct ev){ s->jobs[j].in->submit, EV_SUBMIT, j, 0, 0 };
     }
     if (s->nheap > 0) {
         const struct ev *h = &s->heap[0];
@@ -402,9 +504,16 @@ void ns_sim_destroy (ns_sim_t *s)
     if (!s)
         return;
     free (s->jobs);
+    free (s->lv);
+    free (s->lvfree);
+    free (s->wt);
+    free (s->wtfree);
+    for (int i = 0; i < s->nown; i += OWNBLOCK)
+        free (s->own[i / OWNBLOCK]);
+    free (s->own);
     free (s->shares);
     free (s->heap);
-    free (s->subq);
+    free (s->subr);
     free (s->queue);
     free (s->qtasks);
     free (s->qest);
@@ -431,7 +540,26 @@ void ns_sim_destroy (ns_sim_t *s)
     errno = saved;
 }
 
-int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
+/* A copy of job, with its submit time submit, that stays where it is. */
+static const ns_simjob_t *own_copy (ns_sim_t *s, const ns_simjob_t *job,
+                                    double submit)
+{
+    if (s->nown % OWNBLOCK == 0) {
+        int nb = s->nown / OWNBLOCK;
+        if (ns_grow (&s->own, &s->owncap, nb + 1, sizeof (*s->own), 16) < 0)
+            return NULL;
+        if (!(s->own[nb] = malloc (sizeof (ns_simjob_t) * OWNBLOCK)))
+            return NULL;
+    }
+    ns_simjob_t *c = &s->own[s->nown / OWNBLOCK][s->nown % OWNBLOCK];
+    s->nown++;
+    *c = *job;
+    c->submit = submit;
+    return c;
+}
+
+static int add_job (ns_sim_t *s, const ns_simjob_t *job, int copy,
+                    ns_error_t *err)
 {
     if (job->ntasks < 1 || job->runtime < 0 || !isfinite (job->runtime)
         || !isfinite (job->submit))
@@ -451,21 +579,40 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
-    if (s->subhead == s->nsub)
-        s->subhead = s->nsub = 0;   /* all taken: start over */
-    if (s->nsub == 0 || s->jobs[s->subq[s->nsub - 1]].in.submit <= submit) {
-        if (ns_grow (&s->subq, &s->subcap, s->nsub + 1, sizeof (*s->subq),
-                     1024) < 0)
-            return ns_error_set (err, ENOMEM, "out of memory");
-        s->subq[s->nsub++] = i;
+    const ns_simjob_t *in = job;
+    if ((copy || submit != job->submit)
+        && !(in = own_copy (s, job, submit)))
+        return ns_error_set (err, ENOMEM, "out of memory");
+    if (s->subhead == s->nsub)          /* all taken: start over */
+        s->subhead = s->nsub = s->nsubr = s->subr_at = s->subr_off = 0;
+    struct subrun *last = s->nsubr ? &s->subr[s->nsubr - 1] : NULL;
+    if (!last || s->jobs[last->first + last->n - 1].in->submit <= submit) {
+        if (last && last->first + last->n == i)
+            last->n++;
+        else {
+            if (ns_grow (&s->subr, &s->subrcap, s->nsubr + 1,
+                         sizeof (*s->subr), 64) < 0)
+                return ns_error_set (err, ENOMEM, "out of memory");
+            s->subr[s->nsubr++] = (struct subrun){ i, 1 };
+        }
+        s->nsub++;
         s->seq++;
     }
     else if (heap_push (s, submit, EV_SUBMIT, i, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    s->jobs[i] = (struct sj){ .in = *job };
-    s->jobs[i].in.submit = submit;
+    s->jobs[i] = (struct sj){ .in = in };
     s->njobs++;
     return i;
+}
+
+int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
+{
+    return add_job (s, job, 1, err);
+}
+
+int ns_sim_add_ref (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
+{
+    return add_job (s, job, 0, err);
 }
 
 void ns_sim_set_end_hook (ns_sim_t *s, ns_sim_end_f fn, void *arg)
@@ -511,7 +658,7 @@ int ns_sim_njobs (const ns_sim_t *s)
 
 const ns_simjob_t *ns_sim_job (const ns_sim_t *s, int i)
 {
-    return i >= 0 && i < s->njobs ? &s->jobs[i].in : NULL;
+    return i >= 0 && i < s->njobs ? s->jobs[i].in : NULL;
 }
 
 const ns_simresult_t *ns_sim_result (const ns_sim_t *s, int i)
@@ -533,7 +680,7 @@ const ns_simstats_t *ns_sim_stats (const ns_sim_t *s)
 
 static int byest_pos (const ns_sim_t *s, int j)
 {
-    double e = s->jobs[j].est_end;
+    double e = LV (s, j)->est_end;
     int lo = 0, hi = s->nbyest;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
@@ -572,9 +719,9 @@ static int byest_insert (ns_sim_t *s, int j)
     memmove (&s->byest_cores[pos + 1], &s->byest_cores[pos],
              sizeof (*s->byest_cores) * tail);
     s->byest[pos] = (uint64_t)j;
-    s->byest_end[pos] = s->jobs[j].est_end;
+    s->byest_end[pos] = LV (s, j)->est_end;
     s->byest_nodes[pos] = s->jobs[j].out.nodes;
-    s->byest_cores[pos] = (int)s->jobs[j].cores;
+    s->byest_cores[pos] = (int)LV (s, j)->cores;
     s->nbyest++;
     return 0;
 }
@@ -616,16 +763,17 @@ static ns_resv_running_t running (ns_sim_t *s, int nodes)
 
 static int push_end (ns_sim_t *s, int j)
 {
-    struct sj *jb = &s->jobs[j];
-    double rate = jb->rate > 1e-9 ? jb->rate : 1e-9;
-    return heap_push (s, s->now + jb->remaining / rate, EV_END, j,
-                      ++jb->version);
+    struct live *lv = LV (s, j);
+    double rate = lv->rate > 1e-9 ? lv->rate : 1e-9;
+    return heap_push (s, s->now + lv->remaining / rate, EV_END, j,
+                      ++lv->version);
 }
 
 static int update_rate (ns_sim_t *s, int j)
 {
     struct sj *jb = &s->jobs[j];
-    if (jb->neutral && jb->rate == 1.0) {
+    struct live *lv = LV (s, j);
+    if (lv->neutral && lv->rate == 1.0) {
         /* rate stays 1: only the shared flag can change */
         const ns_share_t *sh = s->shares + jb->shoff;
         for (int i = 0; i < jb->out.nodes && !jb->out.shared; i++)
@@ -633,19 +781,19 @@ static int update_rate (ns_sim_t *s, int j)
                 jb->out.shared = 1;
         return 0;
     }
-    jb->remaining -= (s->now - jb->last) * jb->rate;
-    if (jb->remaining < 0)
-        jb->remaining = 0;
-    jb->last = s->now;
+    lv->remaining -= (s->now - lv->last) * lv->rate;
+    if (lv->remaining < 0)
+        lv->remaining = 0;
+    lv->last = s->now;
     double rate = s->conf.wallclock
                   ? 1.0 : ns_job_rate (s->c, s->conf.model, (uint64_t)j);
     const ns_share_t *sh = s->shares + jb->shoff;
     for (int i = 0; i < jb->out.nodes && !jb->out.shared; i++)
         if (ns_node_ntenants (s->c, sh[i].node) > 1)
             jb->out.shared = 1;
-    if (rate == jb->rate)
+    if (rate == lv->rate)
         return 0;
-    jb->rate = rate;
+    lv->rate = rate;
     return push_end (s, j);
 }
 
@@ -653,9 +801,10 @@ static int update_rate (ns_sim_t *s, int j)
 static int update_cotenants (ns_sim_t *s, int j)
 {
     struct sj *jb = &s->jobs[j];
+    struct live *lv = LV (s, j);
     /* A neutral program's arrival or departure changes only the shared
      * flags of its co-tenants, and only on arrival. */
-    int flags_only = jb->neutral;
+    int flags_only = lv->neutral;
     s->stamp++;
     for (int i = 0; i < jb->out.nodes; i++) {
         int node = s->shares[jb->shoff + i].node;
@@ -663,9 +812,9 @@ static int update_cotenants (ns_sim_t *s, int j)
         for (int k = 0; k < nt; k++) {
             uint64_t id = ns_node_tenant_job (s->c, node, k);
             int other = (int)id;   /* sim ids are job indices */
-            if (other == j || s->jobs[other].stamp == s->stamp)
+            if (other == j || LV (s, other)->stamp == s->stamp)
                 continue;
-            s->jobs[other].stamp = s->stamp;
+            LV (s, other)->stamp = s->stamp;
             if (flags_only) {
                 s->jobs[other].out.shared = 1;
                 continue;
@@ -681,37 +830,78 @@ static int update_cotenants (ns_sim_t *s, int j)
 
 static double est_runtime (const struct sj *jb)
 {
-    return jb->in.req_time > 0 ? jb->in.req_time : jb->in.runtime;
+    return jb->in->req_time > 0 ? jb->in->req_time : jb->in->runtime;
+}
+
+/* Finished jobs' shares forgotten: the running jobs' shares moved to a
+ * new array with room for need more (twice what they hold, so that
+ * compactions stay rare).  0, or -1 out of memory. */
+static int shares_compact (ns_sim_t *s, int need)
+{
+    int64_t used = need;
+    for (int k = 0; k < s->nbyest; k++)
+        used += s->jobs[s->byest[k]].out.nodes;
+    int64_t cap = 2 * used > 4096 ? 2 * used : 4096;
+    if (cap < s->sharescap)
+        cap = s->sharescap;
+    if (cap > INT_MAX)
+        return -1;
+    ns_share_t *sh = malloc (sizeof (*sh) * (size_t)cap);
+    if (!sh)
+        return -1;
+    int n = 0;
+    for (int k = 0; k < s->nbyest; k++) {
+        struct sj *jb = &s->jobs[s->byest[k]];
+        memcpy (sh + n, s->shares + jb->shoff,
+                sizeof (*sh) * (size_t)jb->out.nodes);
+        jb->shoff = (uint32_t)n;
+        n += jb->out.nodes;
+    }
+    free (s->shares);
+    s->shares = sh;
+    s->sharescap = (int)cap;
+    s->nsharesall = n;
+    return 0;
 }
 
 static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
                       ns_error_t *err)
 {
     struct sj *jb = &s->jobs[j];
+    /* It leaves the queue: what it needed there, for what it needs now */
+    int64_t mem_cpu = WT (s, j)->mem_cpu;
+    waiting_give (s, j);
+    if (live_take (s, j) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    struct live *lv = LV (s, j);
     /* Twin pairs among the jobs the sharing rules govern: packed jobs
      * (small, no predicted gain, fallback) are outside the rule. */
     for (int i = 0; i < pl->n && !(pl->flags & NS_JOB_PACKED); i++) {
         int node = pl->shares[i].node;
         int nt = ns_node_ntenants (s->c, node);
         for (int k = 0; k < nt; k++)
-            if (jb->in.program != NS_PROGRAM_UNKNOWN
+            if (jb->in->program != NS_PROGRAM_UNKNOWN
                 && !(ns_node_tenant_flags (s->c, node, k) & NS_JOB_PACKED)
-                && ns_node_tenant_program (s->c, node, k) == jb->in.program)
+                && ns_node_tenant_program (s->c, node, k)
+                       == jb->in->program)
                 s->stats.twin_pairs++;
     }
     int64_t *mem = NULL;
-    if (s->conf.machine && (jb->mem_cpu || pl->mem_per_node)) {
+    if (s->conf.machine && (mem_cpu || pl->mem_per_node)) {
         mem = malloc (sizeof (int64_t) * (size_t)pl->n);
         if (!mem)
             return ns_error_set (err, ENOMEM, "out of memory");
         for (int i = 0; i < pl->n; i++)
-            mem[i] = pl->mem_per_node + jb->mem_cpu * pl->shares[i].cores;
+            mem[i] = pl->mem_per_node + mem_cpu * pl->shares[i].cores;
     }
-    int rc = ns_cluster_add_job_mem (s->c, (uint64_t)j, jb->in.program,
+    int rc = ns_cluster_add_job_mem (s->c, (uint64_t)j, jb->in->program,
                                      pl->shares, pl->n, pl->flags, mem, err);
     free (mem);
     if (rc < 0)
         return -1;
+    if (s->forget_shares && s->nsharesall + pl->n > s->sharescap
+        && shares_compact (s, pl->n) < 0)
+        return ns_error_set (err, ENOMEM, "out of memory");
     if (ns_grow (&s->shares, &s->sharescap, s->nsharesall + pl->n,
                  sizeof (*s->shares), 4096) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
@@ -720,18 +910,18 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     jb->shoff = (uint32_t)s->nsharesall;
     s->nsharesall += pl->n;
     jb->out.nodes = pl->n;
-    jb->flags = pl->flags;
+    lv->flags = pl->flags;
     if (!(pl->flags & NS_JOB_CLOSES_NODES))
         s->nopen++;
-    jb->cores = 0;
-    jb->held = 0;
+    lv->cores = 0;
+    lv->held = 0;
     for (int i = 0; i < pl->n; i++) {
-        jb->cores += pl->shares[i].cores;
-        jb->held += pl->flags & NS_JOB_CLOSES_NODES
+        lv->cores += pl->shares[i].cores;
+        lv->held += pl->flags & NS_JOB_CLOSES_NODES
                         ? ns_node_cores (s->c, pl->shares[i].node)
                         : pl->shares[i].cores;
     }
-    s->held += jb->held;
+    s->held += lv->held;
     for (int i = 0; i < pl->n; i++) {
         int nt = ns_node_ngoverned (s->c, pl->shares[i].node);
         if (nt > s->stats.max_cotenants)
@@ -743,12 +933,12 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     jb->out.striped = (pl->flags & NS_JOB_STRIPED) != 0;
     jb->out.rule = pl->rule;
     jb->out.why = pl->why;
-    jb->remaining = jb->in.runtime;
-    jb->last = s->now;
-    jb->rate = 0;
-    jb->neutral = s->conf.wallclock
-                  || ns_interf_neutral (s->conf.model, jb->in.program);
-    jb->est_end = s->now + est_runtime (jb);
+    lv->remaining = jb->in->runtime;
+    lv->last = s->now;
+    lv->rate = 0;
+    lv->neutral = s->conf.wallclock
+                  || ns_interf_neutral (s->conf.model, jb->in->program);
+    lv->est_end = s->now + est_runtime (jb);
     s->stats.placements++;
     s->cluster_version++;
     if (byest_insert (s, j) < 0)
@@ -756,8 +946,8 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     /* Pushed after the end event: at the same instant the end wins. */
-    if (s->conf.overrun == NS_OVERRUN_KILL && jb->in.req_time > 0
-        && heap_push (s, s->now + jb->in.req_time, EV_LIMIT, j, 0) < 0)
+    if (s->conf.overrun == NS_OVERRUN_KILL && jb->in->req_time > 0
+        && heap_push (s, s->now + jb->in->req_time, EV_LIMIT, j, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     return 0;
 }
@@ -794,15 +984,17 @@ static int log_release (ns_sim_t *s, const struct sj *jb)
 static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
 {
     struct sj *jb = &s->jobs[j];
+    struct live *lv = LV (s, j);
     if (ns_cluster_remove_job (s->c, (uint64_t)j, err) < 0)
         return -1;
     byest_remove (s, j);
-    if (!(jb->flags & NS_JOB_CLOSES_NODES))
+    if (!(lv->flags & NS_JOB_CLOSES_NODES))
         s->nopen--;
-    s->held -= jb->held;
+    s->held -= lv->held;
     jb->out.state = NS_SJ_DONE;
     jb->out.end = s->now;
-    if (jb->in.req_time > 0 && s->now - jb->out.start > jb->in.req_time + EPS)
+    if (jb->in->req_time > 0
+        && s->now - jb->out.start > jb->in->req_time + EPS)
         jb->out.over_limit = 1;
     s->cluster_version++;
     s->release_version++;
@@ -813,7 +1005,9 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
         s->stats.last_end = s->now;
     if (update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    /* Its shares stay: ns_sim_job_shares () reports where it ran. */
+    live_give (s, j);
+    /* Its shares stay (unless forgotten, ns_sim_set_keep_shares ()):
+     * ns_sim_job_shares () reports where it ran. */
     if (s->progress_fn && s->progress_every > 0
         && s->done % s->progress_every == 0)
         s->progress_fn (s, s->done, s->njobs, s->progress_arg);
@@ -828,8 +1022,8 @@ static const ns_sconf_part_t *job_part (const ns_sim_t *s,
                                         const struct sj *jb)
 {
     const ns_sconf_t *m = s->conf.machine;
-    int p = jb->in.partition > 0 && jb->in.partition <= m->nparts
-                ? jb->in.partition - 1
+    int p = jb->in->partition > 0 && jb->in->partition <= m->nparts
+                ? jb->in->partition - 1
                 : ns_sconf_default_part (m);
     return p >= 0 ? &m->parts[p] : NULL;
 }
@@ -837,9 +1031,10 @@ static const ns_sconf_part_t *job_part (const ns_sim_t *s,
 static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
 {
     const struct sj *jb = &s->jobs[j];
-    ns_request_init (r, (uint64_t)j, jb->in.program, jb->in.ntasks);
+    const struct waiting *lv = WT (s, j);
+    ns_request_init (r, (uint64_t)j, jb->in->program, jb->in->ntasks);
     r->flags = NS_REQ_QUIET;
-    r->waited = (int64_t)(s->now - jb->in.submit);
+    r->waited = (int64_t)(s->now - jb->in->submit);
     if (s->conf.machine) {
         const ns_sconf_part_t *p = job_part (s, jb);
         if (p) {
@@ -847,8 +1042,8 @@ static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
             r->max_nodes = p->max_nodes;
             r->max_cpus_per_node = p->max_cpus_per_node;
         }
-        r->mem_per_cpu = jb->mem_cpu;
-        r->mem_per_node = jb->mem_node;
+        r->mem_per_cpu = lv->mem_cpu;
+        r->mem_per_node = lv->mem_node;
     }
 }
 
@@ -876,11 +1071,12 @@ static int cores_within (const ns_cluster_t *c, int i,
 static int fits (ns_sim_t *s, int j)
 {
     struct sj *jb = &s->jobs[j];
-    if (jb->fits)
-        return jb->fits;
+    struct waiting *lv = WT (s, j);
+    if (lv->fits)
+        return lv->fits;
     const ns_sconf_t *m = s->conf.machine;
     const ns_sconf_part_t *p = job_part (s, jb);
-    jb->fits = -1;
+    lv->fits = -1;
     if (!p || !p->up)
         return -1;
     if (m->cr_memory) {
@@ -888,22 +1084,22 @@ static int fits (ns_sim_t *s, int j)
                                         : m->def_mem_per_cpu;
         int64_t dn = p->def_mem_per_node ? p->def_mem_per_node
                                          : m->def_mem_per_node;
-        jb->mem_cpu = jb->in.mem_per_cpu;
-        jb->mem_node = jb->in.mem_per_node;
-        if (!jb->mem_cpu && !jb->mem_node) {
-            jb->mem_cpu = dc;
-            jb->mem_node = dc ? 0 : dn;
+        lv->mem_cpu = jb->in->mem_per_cpu;
+        lv->mem_node = jb->in->mem_per_node;
+        if (!lv->mem_cpu && !lv->mem_node) {
+            lv->mem_cpu = dc;
+            lv->mem_node = dc ? 0 : dn;
         }
         int64_t mc = p->max_mem_per_cpu ? p->max_mem_per_cpu
                                         : m->max_mem_per_cpu;
         int64_t mn = p->max_mem_per_node ? p->max_mem_per_node
                                          : m->max_mem_per_node;
-        if ((mc && jb->mem_cpu > mc) || (mn && jb->mem_node > mn))
+        if ((mc && lv->mem_cpu > mc) || (mn && lv->mem_node > mn))
             return -1;  /* slurmctld rejects it at submission */
     }
     /* The most tasks it could hold on its partition's empty nodes. */
-    ns_node_limits_t lim = { .mem_per_cpu = jb->mem_cpu,
-                             .mem_per_node = jb->mem_node,
+    ns_node_limits_t lim = { .mem_per_cpu = lv->mem_cpu,
+                             .mem_per_node = lv->mem_node,
                              .max_cores = p->max_cpus_per_node };
     int n = 0;
     for (int i = 0; i < m->nnodes; i++) {
@@ -926,9 +1122,9 @@ static int fits (ns_sim_t *s, int j)
         s->usable[best] = x;
         sum += s->usable[k];
     }
-    if (sum >= jb->in.ntasks)
-        jb->fits = 1;
-    return jb->fits;
+    if (sum >= jb->in->ntasks)
+        lv->fits = 1;
+    return lv->fits;
 }
 
 static int64_t free_cores (const ns_sim_t *s)
@@ -944,7 +1140,7 @@ static struct failkey *fail_lookup (ns_sim_t *s, int j, int ntasks)
         return &s->fast[ntasks];
     uint64_t key = (uint64_t)ntasks << 32;
     if (s->program_matters)
-        key |= (uint32_t)(s->jobs[j].in.program + 2);
+        key |= (uint32_t)(s->jobs[j].in->program + 2);
     uint64_t h = key * 0x9e3779b97f4a7c15ULL;
     struct failkey *f = &s->failed[h >> 55];  /* 512 slots */
     if (f->key != key)
@@ -954,7 +1150,7 @@ static struct failkey *fail_lookup (ns_sim_t *s, int j, int ntasks)
 
 static struct failkey *fail_slot (ns_sim_t *s, int j)
 {
-    return fail_lookup (s, j, s->jobs[j].in.ntasks);
+    return fail_lookup (s, j, s->jobs[j].in->ntasks);
 }
 
 static void remember_short (ns_sim_t *s, int width, int slot)
@@ -972,20 +1168,20 @@ static void remember_short (ns_sim_t *s, int width, int slot)
 }
 
 /* Does a capacity failure at this cluster state imply r fails too? */
-static int dominated (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
+static int dominated (ns_sim_t *s, struct waiting *lv, const ns_request_t *r)
 {
     if (s->short_version != s->release_version || s->nshorts == 0)
         return 0;
     /* The shape depends on the request and the machine only: once. */
-    if (!jb->shape_known) {
+    if (!lv->shape_known) {
         if (ns_place_shape (s->c, &s->conf.policy, s->conf.model, r,
-                            &jb->shape_w, &jb->shape_s, NULL) < 0)
+                            &lv->shape_w, &lv->shape_s, NULL) < 0)
             return 0;
-        jb->shape_known = 1;
+        lv->shape_known = 1;
     }
     for (int i = 0; i < s->nshorts; i++)
-        if (jb->shape_w >= s->shorts[i].width
-            && jb->shape_s >= s->shorts[i].slot)
+        if (lv->shape_w >= s->shorts[i].width
+            && lv->shape_s >= s->shorts[i].slot)
             return 1;
     return 0;
 }
@@ -994,14 +1190,14 @@ static int dominated (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
  * cannot make up its shortfall: starts never make a placement possible,
  * and only the released nodes can have become admissible. */
 
-static int still_fails (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
+static int still_fails (ns_sim_t *s, struct waiting *lv, const ns_request_t *r)
 {
-    if (!jb->fail_log)
+    if (!lv->fail_log)
         return 0;
-    int64_t from = jb->fail_log - 1;
+    int64_t from = lv->fail_log - 1;
     if (s->nrlog - from > RECHECK_MAX)
         return 0;
-    int need = jb->fail_width - jb->fail_have;
+    int need = lv->fail_width - lv->fail_have;
     int gained = ns_place_admits (s->c, &s->conf.policy, s->conf.model, r,
                                   s->rlog + (from - s->rlog0),
                                   (int)(s->nrlog - from),
@@ -1010,8 +1206,8 @@ static int still_fails (ns_sim_t *s, struct sj *jb, const ns_request_t *r)
         return 0;
     /* Still an upper bound of its admissible nodes: move it forward so the
      * next check only looks at newer releases. */
-    jb->fail_have += gained;
-    jb->fail_log = s->nrlog + 1;
+    lv->fail_have += gained;
+    lv->fail_log = s->nrlog + 1;
     return 1;
 }
 
@@ -1034,8 +1230,9 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
 {
     ns_request_t r;
     struct sj *jb = &s->jobs[j];
-    if (jb->in.ntasks > free_cores (s)
-        && jb->in.ntasks <= ns_cluster_total_cores (s->c))
+    struct waiting *lv = WT (s, j);
+    if (jb->in->ntasks > free_cores (s)
+        && jb->in->ntasks <= ns_cluster_total_cores (s->c))
         return D_WAIT;
     struct failkey *f = NULL;
     /* Cheapest exact rejections first: the same policy-visible request
@@ -1047,7 +1244,7 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
             return D_WAIT;
     }
     fill_request (s, j, &r);
-    if (f && (still_fails (s, jb, &r) || dominated (s, jb, &r)))
+    if (f && (still_fails (s, lv, &r) || dominated (s, lv, &r)))
         return D_WAIT;
     if (s->conf.machine) {
         if (fits (s, j) < 0)
@@ -1074,9 +1271,9 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
          * release log cannot tell more than the free-core count does. */
         if (s->pl->rule == NS_RULE_PACK || s->pl->rule == NS_RULE_FALLBACK)
             return D_WAIT;
-        jb->fail_log = s->nrlog + 1;
-        jb->fail_have = s->pl->found;
-        jb->fail_width = s->pl->width;
+        lv->fail_log = s->nrlog + 1;
+        lv->fail_have = s->pl->found;
+        lv->fail_width = s->pl->width;
         if (s->pl->capacity_short)
             remember_short (s, s->pl->width, s->pl->slot);
     }
@@ -1107,9 +1304,15 @@ int ns_sim_would_start (ns_sim_t *s, int program, int ntasks, int *partner,
     return 1;
 }
 
+void ns_sim_set_keep_shares (ns_sim_t *s, int keep)
+{
+    s->forget_shares = !keep;
+}
+
 const ns_share_t *ns_sim_job_shares (const ns_sim_t *s, int i, int *n)
 {
-    if (i < 0 || i >= s->njobs || s->jobs[i].out.nodes == 0) {
+    if (i < 0 || i >= s->njobs || s->jobs[i].out.nodes == 0
+        || (s->forget_shares && s->jobs[i].out.state != NS_SJ_RUNNING)) {
         *n = 0;
         return NULL;
     }
@@ -1137,6 +1340,43 @@ static int qkey (const ns_sim_t *s, int pos)
     return s->qtasks[pos] > s->total ? 0 : s->qtasks[pos];
 }
 
+/* Give back the whole pages of base[0, n) (elements of elem bytes): the
+ * system may take them; read again, they hold zeros. */
+static void pages_drop (void *base, size_t elem, int n)
+{
+#ifdef MADV_DONTNEED
+    long pg = sysconf (_SC_PAGESIZE);
+    if (pg <= 0)
+        return;
+    uintptr_t mask = ~(uintptr_t)(pg - 1);
+    uintptr_t a = ((uintptr_t)base + (uintptr_t)pg - 1) & mask;
+    uintptr_t b = ((uintptr_t)base + elem * (size_t)n) & mask;
+    if (b > a)
+        madvise ((void *)a, b - a, MADV_DONTNEED);
+#else
+    (void)base;
+    (void)elem;
+    (void)n;
+#endif
+}
+
+/* Positions before the head are never read again (scans start behind
+ * it, and only live positions are looked at): every QTRIM positions the
+ * head passes, the pages of the queue's arrays before it go back to the
+ * system, so that a long trace's queue costs what it holds, not a slot
+ * per job ever queued. */
+#define QTRIM 65536
+
+static void queue_trim (ns_sim_t *s)
+{
+    if (s->qstart - s->qtrim < QTRIM)
+        return;
+    s->qtrim = s->qstart;
+    pages_drop (s->queue, sizeof (*s->queue), s->qstart);
+    pages_drop (s->qtasks, sizeof (*s->qtasks), s->qstart);
+    pages_drop (s->qest, sizeof (*s->qest), s->qstart);
+}
+
 /* Leave a tombstone at pos; the head moves past tombstones. */
 static void queue_remove (ns_sim_t *s, int pos)
 {
@@ -1160,10 +1400,12 @@ static void queue_remove (ns_sim_t *s, int pos)
     }
     while (s->qstart < s->qend && s->qtasks[s->qstart] < 0)
         s->qstart++;
+    queue_trim (s);
 }
 
 static void drop_never (ns_sim_t *s, int j)
 {
+    waiting_give (s, j);
     s->jobs[j].out.state = NS_SJ_NEVER;
     s->done++;
 }
@@ -1174,18 +1416,18 @@ static void drop_never (ns_sim_t *s, int j)
  * (then ns_place_after () decides). */
 static int reserve_whole (ns_sim_t *s, int head)
 {
-    struct sj *jb = &s->jobs[head];
-    if (!jb->shape_known) {
+    struct waiting *lv = WT (s, head);
+    if (!lv->shape_known) {
         ns_request_t r;
         fill_request (s, head, &r);
         if (ns_place_shape (s->c, &s->conf.policy, s->conf.model, &r,
-                            &jb->shape_w, &jb->shape_s, NULL) < 0)
+                            &lv->shape_w, &lv->shape_s, NULL) < 0)
             return -1;
-        jb->shape_known = 1;
+        lv->shape_known = 1;
     }
-    int width = jb->shape_w;
+    int width = lv->shape_w;
     if (width < 1 || width > s->conf.nnodes
-        || jb->shape_s > ns_cluster_max_cores (s->c))
+        || lv->shape_s > ns_cluster_max_cores (s->c))
         return -1;
     memset (s->outside, 1, s->conf.nnodes);
     ns_resv_running_t run = running (s, 1);
@@ -1214,7 +1456,7 @@ static int reserve_pack (ns_sim_t *s, int head)
     if (!s->rnodes && !(s->rnodes = calloc ((size_t)nn, sizeof (int))))
         return -1;
     ns_resv_running_t run = running (s, 0);
-    int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, &run, NULL, NULL,
+    int k = ns_resv_pack (s->c, s->jobs[head].in->ntasks, &run, NULL, NULL,
                           NULL);
     if (k < 0)
         return -1;
@@ -1241,7 +1483,7 @@ static int resv_nodes (ns_sim_t *s)
         return 0;
     int cnt;
     ns_resv_running_t run = running (s, 0);
-    int k = ns_resv_pack (s->c, s->jobs[head].in.ntasks, &run, s->rx,
+    int k = ns_resv_pack (s->c, s->jobs[head].in->ntasks, &run, s->rx,
                           s->rnodes, &cnt);
     if (k <= 0)
         return -1;      /* cannot happen: the same state found k */
@@ -1324,11 +1566,11 @@ static int ensure_reserved (ns_sim_t *s, int head, ns_error_t *err)
  * not move. */
 static double shadow_bound (const ns_sim_t *s, int head)
 {
-    int64_t free = free_cores (s), need = s->jobs[head].in.ntasks;
+    int64_t free = free_cores (s), need = s->jobs[head].in->ntasks;
     if (free >= need)
         return s->now;
     for (int k = 0; k < s->nbyest; k++) {
-        const struct sj *r = &s->jobs[s->byest[k]];
+        const struct live *r = LV (s, (int)s->byest[k]);
         free += r->cores;
         if (free >= need)
             return r->est_end > s->now ? r->est_end : s->now;
@@ -1628,11 +1870,13 @@ static int schedule (ns_sim_t *s, ns_error_t *err)
     return 0;
 }
 
-static void enqueue (ns_sim_t *s, int j)
+static int enqueue (ns_sim_t *s, int j)
 {
+    if (waiting_take (s, j) < 0)
+        return -1;
     /* Every job is queued once, so qend <= njobs <= the queue's size. */
     int pos = s->qend++;
-    s->qtasks[pos] = s->jobs[j].in.ntasks;
+    s->qtasks[pos] = s->jobs[j].in->ntasks;
     s->qest[pos] = est_runtime (&s->jobs[j]);
     s->queue[pos] = j;
     int b = pos / QBLOCK, cls = ns_qtree_class (qkey (s, pos));
@@ -1645,6 +1889,7 @@ static void enqueue (ns_sim_t *s, int j)
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)
         s->stats.first_submit = s->now;
+    return 0;
 }
 
 static void account_usage (ns_sim_t *s, double t)
@@ -1668,7 +1913,7 @@ static void check_governed (ns_sim_t *s)
         return;
     s->governed_checked = 1;
     for (int j = 0; j < s->njobs; j++)
-        if (ns_interf_speedup (s->conf.model, s->jobs[j].in.program)
+        if (ns_interf_speedup (s->conf.model, s->jobs[j].in->program)
             > 1.0 + pol->stripe_margin)
             return;
     s->conf.policy.ungoverned = 1;
@@ -1703,10 +1948,16 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
         while ((src = ev_next (s, &e)) > 0 && e.t <= t + EPS) {
             if (src == 2)
                 heap_pop (s);
-            else
+            else {
                 s->subhead++;
+                if (++s->subr_off == s->subr[s->subr_at].n) {
+                    s->subr_at++;
+                    s->subr_off = 0;
+                }
+            }
             if (e.type == EV_SUBMIT) {
-                enqueue (s, e.job);
+                if (enqueue (s, e.job) < 0)
+                    return ns_error_set (err, ENOMEM, "out of memory");
                 changed = 1;
             }
             else if (e.type == EV_LIMIT) {
@@ -1719,8 +1970,8 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
                     changed = 1;
                 }
             }
-            else if (e.version == s->jobs[e.job].version
-                     && s->jobs[e.job].out.state == NS_SJ_RUNNING) {
+            else if (s->jobs[e.job].out.state == NS_SJ_RUNNING
+                     && e.version == LV (s, e.job)->version) {
                 if (finish_job (s, e.job, err) < 0)
                     return -1;
                 changed = 1;

@@ -121,6 +121,11 @@ void ns_sim_destroy (ns_sim_t *sim);
 /* Add a job; returns its index.  Jobs may be added in any submit order
  * before ns_sim_run(), and from an end hook with submit >= now. */
 int ns_sim_add (ns_sim_t *sim, const ns_simjob_t *job, ns_error_t *err);
+/* The same without a copy: *job is read in place until the simulator is
+ * destroyed and must stay there, unchanged (several simulators may share
+ * one array of jobs, read-only).  A job submitted before the simulator's
+ * present time is copied (its submit time becomes the present). */
+int ns_sim_add_ref (ns_sim_t *sim, const ns_simjob_t *job, ns_error_t *err);
 void ns_sim_set_end_hook (ns_sim_t *sim, ns_sim_end_f fn, void *arg);
 void ns_sim_set_pass_hook (ns_sim_t *sim, ns_sim_pass_f fn, void *arg);
 /* Would the policy start a job of this program and width right now, on
@@ -131,8 +136,13 @@ void ns_sim_set_pass_hook (ns_sim_t *sim, ns_sim_pass_f fn, void *arg);
 int ns_sim_would_start (ns_sim_t *sim, int program, int ntasks, int *partner,
                         ns_error_t *err);
 /* The nodes and cores job i held (running or done; NULL, *n = 0 if it
- * never started). */
+ * never started, or ended while finished jobs' shares are not kept). */
 const ns_share_t *ns_sim_job_shares (const ns_sim_t *sim, int i, int *n);
+/* Keep the shares of finished jobs for ns_sim_job_shares () (1, the
+ * default), or only those of running jobs (0: a run whose report needs
+ * no job's nodes then holds no memory per job for them).  Set before
+ * ns_sim_run (). */
+void ns_sim_set_keep_shares (ns_sim_t *sim, int keep);
 /* Jobs submitted and not yet started. */
 int ns_sim_queued (const ns_sim_t *sim);
 /* Jobs added and neither finished nor dropped (queued, running, or about

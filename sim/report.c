@@ -13,23 +13,49 @@
 #include "compare.h"
 #include "report.h"
 
-static int cmp_double (const void *a, const void *b)
+/* Rank of the nearest-rank percentile p of n values (0-based). */
+static int64_t percentile_rank (int64_t n, double p)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile of a sorted array. */
-static double percentile (const double *v, int64_t n, double p)
-{
-    if (n == 0)
-        return 0.0;
     int64_t k = (int64_t)ceil (p * (double)n) - 1;
     if (k < 0)
         k = 0;
     if (k >= n)
         k = n - 1;
-    return v[k];
+    return k;
+}
+
+/* Put the value of rank k of v[lo, hi) at v[k], the smaller ones before
+ * it and the larger after it (quickselect, three-way: the many equal
+ * waits of a trace cost nothing): what a sort would put there, without a
+ * sort's scratch copy of the array. */
+static void select_rank (double *v, int64_t lo, int64_t hi, int64_t k)
+{
+    while (hi - lo > 1) {
+        double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+        double pivot = a < b ? (b < c ? b : (a < c ? c : a))
+                             : (a < c ? a : (b < c ? c : b));
+        /* [lo, lt) < pivot, [lt, i) == pivot, (gt, hi) > pivot */
+        int64_t lt = lo, i = lo, gt = hi - 1;
+        while (i <= gt) {
+            double x = v[i];
+            if (x < pivot) {
+                v[i++] = v[lt];
+                v[lt++] = x;
+            }
+            else if (x > pivot) {
+                v[i] = v[gt];
+                v[gt--] = x;
+            }
+            else
+                i++;
+        }
+        if (k < lt)
+            hi = lt;
+        else if (k > gt)
+            lo = gt + 1;
+        else
+            return;
+    }
 }
 
 static int counts (const ns_sim_t *sim, double window, int i)
@@ -71,7 +97,13 @@ int ns_metrics_compute (const ns_sim_t *sim, double window, ns_metrics_t *out)
         over += r->over_limit;
         killed += r->killed;
     }
-    qsort (waits, done, sizeof (double), cmp_double);
+    /* The median and the 95th percentile of the waits */
+    int64_t k50 = percentile_rank (done, 0.5);
+    int64_t k95 = percentile_rank (done, 0.95);
+    if (done > 0) {
+        select_rank (waits, 0, done, k50);
+        select_rank (waits, k50, done, k95);
+    }
     double span = window > 0 ? window : st->last_end - st->first_submit;
     if (span <= 0)
         span = 1.0;
@@ -90,8 +122,8 @@ int ns_metrics_compute (const ns_sim_t *sim, double window, ns_metrics_t *out)
     out->work_per_h = work / span; /* core-hours per hour */
     out->throughput_ratio = NAN;
     out->mean_wait_s = done ? sum_wait / done : 0;
-    out->median_wait_s = percentile (waits, done, 0.5);
-    out->p95_wait_s = percentile (waits, done, 0.95);
+    out->median_wait_s = done ? waits[k50] : 0.0;
+    out->p95_wait_s = done ? waits[k95] : 0.0;
     out->mean_response_s = done ? sum_resp / done : 0;
     out->mean_bsld = done ? sum_bsld / done : 0;
     out->shared_fraction = done ? (double)shared / done : 0;
