@@ -1048,18 +1048,6 @@ static void write_text (struct rep *r, FILE *f)
 
 /* ---- HTML ---- */
 
-static void esc (FILE *f, const char *s)
-{
-    for (; *s; s++)
-        switch (*s) {
-        case '<': fputs ("&lt;", f); break;
-        case '>': fputs ("&gt;", f); break;
-        case '&': fputs ("&amp;", f); break;
-        case '"': fputs ("&quot;", f); break;
-        default: fputc (*s, f);
-        }
-}
-
 static const char *palette[] = {
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
     "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
@@ -1079,21 +1067,21 @@ static void hbars (FILE *f, const char *title, const char **labels,
     fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" "
              "height=\"%d\" viewBox=\"0 0 640 %d\" font-family=\"sans-serif\" "
              "role=\"img\"><title>", h, h);
-    esc (f, title);
+    ns_xml_text (f, title);
     fprintf (f, "</title>\n<text x=\"0\" y=\"18\" font-size=\"14\" "
              "font-weight=\"bold\">");
-    esc (f, title);
+    ns_xml_text (f, title);
     fprintf (f, "</text>\n");
     for (int i = 0; i < n; i++) {
         double y = 32 + 24 * i, w = 300 * v[i] / vmax;
         fprintf (f, "<text x=\"200\" y=\"%.0f\" font-size=\"12\" "
                  "text-anchor=\"end\">", y + 14);
-        esc (f, labels[i]);
+        ns_xml_text (f, labels[i]);
         fprintf (f, "</text><rect x=\"208\" y=\"%.0f\" width=\"%.1f\" "
                  "height=\"18\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.0f\" "
                  "font-size=\"12\">", y, w < 1 ? 1 : w,
                  palette[(color >= 0 ? color : i) % 10], 214 + w, y + 14);
-        esc (f, after[i]);
+        ns_xml_text (f, after[i]);
         fprintf (f, "</text>\n");
     }
     fprintf (f, "</svg>\n");
@@ -1174,7 +1162,7 @@ static void figure_chart (FILE *f, const struct rep *r)
         const char *c = figs[i].speedup ? palette[4] : palette[0];
         fprintf (f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" "
                  "text-anchor=\"end\">", x0 - 8, y + 4);
-        esc (f, figs[i].label);
+        ns_xml_text (f, figs[i].label);
         fprintf (f, "</text><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
                  "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">"
@@ -1217,7 +1205,7 @@ static const char css[] =
 static void th_td (FILE *f, const char *tag, const char *s)
 {
     fprintf (f, "<%s>", tag);
-    esc (f, s);
+    ns_xml_text (f, s);
     fprintf (f, "</%s>", tag);
 }
 
@@ -1249,7 +1237,7 @@ static int write_html (struct rep *r)
              "<style>%s</style>\n</head>\n<body>\n"
              "<h1>nodeshare report</h1>\n<p class=\"sub\">", css);
     for (int i = 0; i < r->ndumps; i++) {
-        esc (f, r->dumps[i] == r->spooled ? "stdin" : r->dumps[i]);
+        ns_xml_text (f, r->dumps[i] == r->spooled ? "stdin" : r->dumps[i]);
         fputs (i + 1 < r->ndumps ? ", " : ": ", f);
     }
     fprintf (f, "%lld jobs from %s to %s UTC, replayed on %d nodes &times; "
@@ -1267,7 +1255,7 @@ static int write_html (struct rep *r)
         for (char *l = strtok_r (sum, "\n", &save); l;
              l = strtok_r (NULL, "\n", &save)) {
             fprintf (f, "<li>");
-            esc (f, l);
+            ns_xml_text (f, l);
             fprintf (f, "</li>\n");
         }
         fprintf (f, "</ul>\n");
@@ -1350,7 +1338,7 @@ static int write_html (struct rep *r)
     fprintf (f, "</div>\n");
     if (r->notes && r->notes_len) {
         fprintf (f, "<p class=\"note\">Left neutral:</p>\n<pre>");
-        esc (f, r->notes);
+        ns_xml_text (f, r->notes);
         fprintf (f, "</pre>\n");
     }
 
@@ -1433,7 +1421,7 @@ static int write_html (struct rep *r)
             for (int w = 1; w <= NS_PACK_AS_ASKED; w++)
                 if (r->why_n[w]) {
                     fprintf (f, "<tr><td>&nbsp;&nbsp;");
-                    esc (f, ns_pack_why_name (w));
+                    ns_xml_text (f, ns_pack_why_name (w));
                     fprintf (f, "</td><td></td><td>%lld</td></tr>\n",
                              (long long)r->why_n[w]);
                 }
@@ -1471,7 +1459,7 @@ static int write_html (struct rep *r)
         const struct shadow_sum *s = &r->sh;
         fprintf (f, "<h2>%d. Shadow records</h2>\n<p>", sec++);
         for (int i = 0; i < r->o.nshadow; i++) {
-            esc (f, r->o.shadow[i]);
+            ns_xml_text (f, r->o.shadow[i]);
             fputs (i + 1 < r->o.nshadow ? ", " : ": ", f);
         }
         fprintf (f, "%lld jobs placed by stock Slurm while nodeshare "
@@ -1500,7 +1488,7 @@ static int write_html (struct rep *r)
         if (s->first_why[0]) {
             fprintf (f, "<p class=\"note\">For example, job %lld: ",
                      (long long)s->first_why_job);
-            esc (f, s->first_why);
+            ns_xml_text (f, s->first_why);
             fprintf (f, "</p>\n");
         }
     }
@@ -1511,7 +1499,7 @@ static int write_html (struct rep *r)
              "learned figures under \"programs\", the evidence behind each "
              "under \"learned\". Add the identity patterns and the policy "
              "of your configuration.</p>\n<pre>", sec);
-    esc (f, ns_learned_text (r->learned));
+    ns_xml_text (f, ns_learned_text (r->learned));
     fprintf (f, "</pre>\n</body>\n</html>\n");
     return close_out (f, r->o.html);
 }

@@ -35,6 +35,7 @@
 #include "cmdline.h"
 #include "nsconfig.h"
 #include "nsutil.h"
+#include "report.h"
 #include "sim_sweep.h"
 #include "sweep.h"
 
@@ -810,19 +811,6 @@ static json_object *merged_json (const struct sweep *s,
     return root;
 }
 
-static void xml_text (FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs ("&lt;", f); break;
-        case '>': fputs ("&gt;", f); break;
-        case '&': fputs ("&amp;", f); break;
-        case '"': fputs ("&quot;", f); break;
-        default: fputc (*s, f);
-        }
-    }
-}
-
 /* Bar colours, one per policy. */
 static const char *const colors[] = {
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
@@ -851,7 +839,7 @@ static void svg_panel (FILE *f, const struct merged *mg, const char *key,
         top = 1;
     fprintf (f, "<text x=\"%g\" y=\"%g\" font-weight=\"bold\">", left,
              y0 + 16);
-    xml_text (f, title);
+    ns_xml_text (f, title);
     fprintf (f, "</text>\n");
     double base = y0 + 30 + h;
     fprintf (f, "<line x1=\"%g\" y1=\"%g\" x2=\"%d\" y2=\"%g\" "
@@ -887,7 +875,7 @@ static void svg_panel (FILE *f, const struct merged *mg, const char *key,
             fprintf (f, "<rect x=\"%g\" y=\"%g\" width=\"%d\" height=\"%g\" "
                      "fill=\"%s\"><title>", gx + p * bar, base - bh, bar - 1,
                      bh, colors[p % 10]);
-            xml_text (f, mg->cells[i].name);
+            ns_xml_text (f, mg->cells[i].name);
             fprintf (f, " %s: %.4g</title></rect>\n", name ? name : "?", v);
         }
     }
@@ -921,7 +909,7 @@ static char *svg_text (const struct merged *mg)
         fprintf (f, "<rect x=\"%g\" y=\"26\" width=\"10\" height=\"10\" "
                  "fill=\"%s\"/><text x=\"%g\" y=\"35\">", lx, colors[p % 10],
                  lx + 14);
-        xml_text (f, mg->policies[p]);
+        ns_xml_text (f, mg->policies[p]);
         fprintf (f, "</text>\n");
         lx += 24 + 7 * (double)strlen (mg->policies[p]);
     }
@@ -936,7 +924,7 @@ static char *svg_text (const struct merged *mg)
     for (int i = 0; i < mg->n; i++) {
         fprintf (f, "<text x=\"10\" y=\"%d\" font-size=\"11\">%d: ",
                  listy + 16 * (i + 1), i);
-        xml_text (f, mg->cells[i].name);
+        ns_xml_text (f, mg->cells[i].name);
         fprintf (f, "</text>\n");
     }
     fprintf (f, "</svg>\n");

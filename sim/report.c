@@ -577,3 +577,15 @@ int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title,
     fprintf (f, "</svg>\n");
     return ferror (f) ? -1 : 0;
 }
+
+void ns_xml_text (FILE *f, const char *s)
+{
+    for (; *s; s++)
+        switch (*s) {
+        case '<': fputs ("&lt;", f); break;
+        case '>': fputs ("&gt;", f); break;
+        case '&': fputs ("&amp;", f); break;
+        case '"': fputs ("&quot;", f); break;
+        default: fputc (*s, f);
+        }
+}

@@ -80,6 +80,9 @@ void ns_timeline_finish (const ns_timeline_t *tl, ns_metrics_t *m);
 
 void ns_report_table (FILE *f, const ns_metrics_t *m, int n);
 
+/* s with < > & " escaped, for XML text and attribute values (SVG, HTML). */
+void ns_xml_text (FILE *f, const char *s);
+
 /* CSV, one row per job: header once, then rows of one policy. */
 void ns_report_csv_header (FILE *f);
 void ns_report_csv_rows (FILE *f, const ns_sim_t *sim, const char *policy,
