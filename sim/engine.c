@@ -178,8 +178,7 @@ struct ns_sim {
                            running job holds its nodes whole */
     int nopen;          /* running jobs that do not hold their nodes
                            whole */
-    uint64_t *rbits;    /* scratch of ns_resv_whole: a bit per node */
-    int *rnodes;        /* the nodes it (or ns_resv_pack) reserves */
+    int *rnodes;        /* the nodes ns_resv_pack reserves */
     ns_resv_scratch_t *rx;  /* scratch of ns_resv_pack */
 
     uint64_t *byest;    /* running jobs (ids = indices) sorted by
@@ -191,7 +190,8 @@ struct ns_sim {
     int nbyest, byestcap;
 
     int stamp;          /* dedupe marker for co-tenant updates */
-    int *hmark;         /* node -> reservation id that marked it */
+    int *hmark;         /* node -> mark_id: in the reservation */
+    int mark_id;        /* the marks of hmark and outside (new_marks ()) */
     int resv_id;
     unsigned char *avoid;   /* per node: empty now (the reservation takes
                                these last) */
@@ -214,6 +214,15 @@ struct ns_sim {
                            still to be found (resv_nodes ()), or 0 */
     uint64_t resv_version;
     double shadow;
+    double resv_when;   /* reserve_pack (): the estimated end it waits for */
+    /* The nodes of the last reservation ns_resv_pack () found, in rnodes:
+     * those of fc_need tasks once the running jobs estimated to end by
+     * fc_when have ended.  They depend on the jobs estimated to end later
+     * alone (the free cores then are the cores less theirs): fc_ok until
+     * one of those starts or ends. */
+    int fc_ok, fc_need, fc_cnt;
+    double fc_when;
+    int fc_marked;      /* hmark and outside hold those nodes */
 
     ns_sim_end_f end_fn;
     void *end_arg;
@@ -474,15 +483,6 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
     s->monotone = s->cacheable
                   && (s->closes || conf->policy.kind == NS_POLICY_PACK);
     s->whole = s->cacheable && s->closes;
-    if (s->whole) {
-        s->rbits = calloc ((size_t)(conf->nnodes + 63) / 64,
-                           sizeof (*s->rbits));
-        s->rnodes = calloc ((size_t)conf->nnodes, sizeof (*s->rnodes));
-        if (!s->rbits || !s->rnodes) {
-            ns_error_set (err, ENOMEM, "out of memory");
-            goto fail;
-        }
-    }
     s->tmin_resv = -1;
     s->fmin_version = UINT64_MAX;   /* no failure known */
     if (s->cacheable && !s->program_matters && fast_create (s) < 0) {
@@ -528,7 +528,6 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->hmark);
     free (s->avoid);
     free (s->outside);
-    free (s->rbits);
     free (s->rnodes);
     ns_resv_scratch_destroy (s->rx);
     free (s->mask);
@@ -759,6 +758,28 @@ static ns_resv_running_t running (ns_sim_t *s, int nodes)
                                 s->nbyest, running_shares, s };
 }
 
+/* A running job starts or ends: the nodes ns_resv_pack () found stay
+ * while it is one of those estimated to end by then (fc_when). */
+static void fc_note (ns_sim_t *s, const struct live *lv)
+{
+    if (!(lv->est_end <= s->fc_when) || (lv->flags & NS_JOB_CLOSES_NODES))
+        s->fc_ok = 0;
+}
+
+/* hmark and outside anew: no node marked. */
+static void new_marks (ns_sim_t *s)
+{
+    s->mark_id++;
+    s->fc_marked = 0;
+    memset (s->outside, 1, s->conf.nnodes);
+}
+
+static void mark (ns_sim_t *s, int node)
+{
+    s->hmark[node] = s->mark_id;
+    s->outside[node] = 0;
+}
+
 /* ---- rates ---- */
 
 static int push_end (ns_sim_t *s, int j)
@@ -941,6 +962,7 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     lv->est_end = s->now + est_runtime (jb);
     s->stats.placements++;
     s->cluster_version++;
+    fc_note (s, lv);
     if (byest_insert (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
@@ -988,6 +1010,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     if (ns_cluster_remove_job (s->c, (uint64_t)j, err) < 0)
         return -1;
     byest_remove (s, j);
+    fc_note (s, lv);
     if (!(lv->flags & NS_JOB_CLOSES_NODES))
         s->nopen--;
     s->held -= lv->held;
@@ -1429,16 +1452,19 @@ static int reserve_whole (ns_sim_t *s, int head)
     if (width < 1 || width > s->conf.nnodes
         || lv->shape_s > ns_cluster_max_cores (s->c))
         return -1;
-    memset (s->outside, 1, s->conf.nnodes);
+    /* The reserved nodes a candidate could take are the empty ones (the
+     * others are held whole): only those are marked. */
+    new_marks (s);
     ns_resv_running_t run = running (s, 1);
-    int k = ns_resv_whole (s->c, width, &run, s->rbits, s->rnodes);
+    int64_t released;
+    int k = ns_resv_whole (s->c, width, &run, &released);
     if (k > 0) {
         double end = s->byest_end[k - 1];
         s->shadow = end > s->now ? end : s->now;
-        for (int i = 0; i < width; i++) {
-            s->hmark[s->rnodes[i]] = s->resv_id;
-            s->outside[s->rnodes[i]] = 0;
-        }
+        int64_t left = width - released;
+        for (int nd = ns_cluster_next_empty (s->c, 0); nd >= 0 && left > 0;
+             nd = ns_cluster_next_empty (s->c, nd + 1), left--)
+            mark (s, nd);
     }
     return 0;
 }
@@ -1462,6 +1488,7 @@ static int reserve_pack (ns_sim_t *s, int head)
         return -1;
     if (k > 0) {
         double end = s->byest_end[k - 1];
+        s->resv_when = end;
         s->shadow = end > s->now ? end : s->now;
     }
     /* The nodes when a candidate needs them (resv_nodes ()) */
@@ -1478,19 +1505,33 @@ static int resv_nodes (ns_sim_t *s)
         return 0;
     int head = s->resv_lazy - 1;
     s->resv_lazy = 0;
-    memset (s->outside, 1, s->conf.nnodes);
-    if (s->shadow == INFINITY)
+    if (s->shadow == INFINITY) {
+        new_marks (s);
         return 0;
+    }
+    int need = s->jobs[head].in->ntasks;
+    if (s->fc_ok && s->fc_need == need && s->fc_when == s->resv_when) {
+        if (!s->fc_marked) {
+            new_marks (s);
+            for (int i = 0; i < s->fc_cnt; i++)
+                mark (s, s->rnodes[i]);
+            s->fc_marked = 1;
+        }
+        return 0;
+    }
     int cnt;
     ns_resv_running_t run = running (s, 0);
-    int k = ns_resv_pack (s->c, s->jobs[head].in->ntasks, &run, s->rx,
-                          s->rnodes, &cnt);
+    int k = ns_resv_pack (s->c, need, &run, s->rx, s->rnodes, &cnt);
     if (k <= 0)
         return -1;      /* cannot happen: the same state found k */
-    for (int i = 0; i < cnt; i++) {
-        s->hmark[s->rnodes[i]] = s->resv_id;
-        s->outside[s->rnodes[i]] = 0;
-    }
+    new_marks (s);
+    for (int i = 0; i < cnt; i++)
+        mark (s, s->rnodes[i]);
+    s->fc_ok = 1;
+    s->fc_need = need;
+    s->fc_when = s->byest_end[k - 1];
+    s->fc_cnt = cnt;
+    s->fc_marked = 1;
     return 0;
 }
 
@@ -1520,7 +1561,7 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     for (int n = ns_cluster_next_empty (s->c, 0); n >= 0;
          n = ns_cluster_next_empty (s->c, n + 1))
         s->avoid[n] = 1;
-    memset (s->outside, 1, nn);
+    new_marks (s);
     ns_request_t req;
     fill_request (s, head, &req);
     req.avoid = s->avoid;
@@ -1532,10 +1573,8 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     if (k > 0) {
         double end = s->byest_end[k - 1];
         s->shadow = end > s->now ? end : s->now;
-        for (int i = 0; i < s->pl->n; i++) {
-            s->hmark[s->pl->shares[i].node] = s->resv_id;
-            s->outside[s->pl->shares[i].node] = 0;
-        }
+        for (int i = 0; i < s->pl->n; i++)
+            mark (s, s->pl->shares[i].node);
     }
     return 0;
 }
@@ -1543,7 +1582,7 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
 static int touches_reservation (const ns_sim_t *s, const ns_placement_t *pl)
 {
     for (int i = 0; i < pl->n; i++)
-        if (s->hmark[pl->shares[i].node] == s->resv_id)
+        if (s->hmark[pl->shares[i].node] == s->mark_id)
             return 1;
     return 0;
 }

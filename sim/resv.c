@@ -32,44 +32,24 @@ static int64_t count_of (const ns_cluster_t *c, const ns_resv_running_t *run,
 }
 
 int ns_resv_whole (const ns_cluster_t *c, int width,
-                   const ns_resv_running_t *run, uint64_t *bits, int *nodes)
+                   const ns_resv_running_t *run, int64_t *released)
 {
     const double *when = run->when;
     int n = run->n;
     int64_t empty = ns_cluster_nempty (c);
-    int64_t released = 0;
-    int k = 0;
+    int64_t rel = 0;
     /* Each node has at most one tenant: a job's end empties its nodes.
      * A try comes only after the last of the jobs ending together. */
-    for (; k < n; k++) {
-        released += count_of (c, run, k, 1);
+    for (int k = 0; k < n; k++) {
+        rel += count_of (c, run, k, 1);
         if (when && k + 1 < n && when[k + 1] == when[k])
             continue;
-        if (empty + released >= width)
-            break;
-    }
-    if (k == n)
-        return 0;
-    /* Released nodes first, in index order, then the nodes empty now. */
-    for (int i = 0; i <= k; i++) {
-        int ns;
-        const ns_share_t *sh = shares_of (c, run, i, &ns);
-        for (int s = 0; sh && s < ns; s++)
-            bits[sh[s].node >> 6] |= 1ULL << (sh[s].node & 63);
-    }
-    int got = 0, nwords = (ns_cluster_nnodes (c) + 63) / 64;
-    for (int w = 0; w < nwords; w++) {
-        uint64_t word = bits[w];
-        bits[w] = 0;
-        while (word && got < width) {
-            nodes[got++] = (w << 6) + __builtin_ctzll (word);
-            word &= word - 1;
+        if (empty + rel >= width) {
+            *released = rel;
+            return k + 1;
         }
     }
-    for (int nd = ns_cluster_next_empty (c, 0); nd >= 0 && got < width;
-         nd = ns_cluster_next_empty (c, nd + 1))
-        nodes[got++] = nd;
-    return k + 1;
+    return 0;
 }
 
 struct ns_resv_scratch {

@@ -36,12 +36,12 @@ typedef struct {
 /* The reservation of a job needing `width` empty nodes, when every
  * running job of c holds its nodes whole and every node can hold the
  * job's slot.  Returns k >= 1 when the job fits once order[0..k-1] have
- * ended, nodes[0..width-1] then holding the nodes ns_place () would give
- * it with the nodes empty now avoided (those released first, then those
- * empty now, each in index order); 0 when it never fits.  bits:
- * (nnodes + 63) / 64 words, zero on entry and on return. */
+ * ended, *released then the nodes those jobs hold; 0 when it never fits.
+ * ns_place () would then give it the released nodes first, then the
+ * nodes empty now, each in index order: of the nodes empty now it takes
+ * the first width - *released (none when that is not positive). */
 int ns_resv_whole (const ns_cluster_t *c, int width,
-                   const ns_resv_running_t *run, uint64_t *bits, int *nodes);
+                   const ns_resv_running_t *run, int64_t *released);
 
 /* Scratch of ns_resv_pack (): ns_resv_scratch_create (nnodes). */
 typedef struct ns_resv_scratch ns_resv_scratch_t;
