@@ -1609,10 +1609,9 @@ static double shadow_bound (const ns_sim_t *s, int head)
     if (free >= need)
         return s->now;
     for (int k = 0; k < s->nbyest; k++) {
-        const struct live *r = LV (s, (int)s->byest[k]);
-        free += r->cores;
+        free += s->byest_cores[k];
         if (free >= need)
-            return r->est_end > s->now ? r->est_end : s->now;
+            return s->byest_end[k] > s->now ? s->byest_end[k] : s->now;
     }
     return INFINITY;
 }
