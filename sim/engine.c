@@ -223,6 +223,10 @@ struct ns_sim {
     int fc_ok, fc_need, fc_cnt;
     double fc_when;
     int fc_marked;      /* hmark and outside hold those nodes */
+    /* outside_room () at marks oroom_mark and oroom_version */
+    int64_t oroom;
+    int oroom_mark;
+    uint64_t oroom_version;
 
     ns_sim_end_f end_fn;
     void *end_arg;
@@ -490,6 +494,7 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
         goto fail;
     }
     s->resv_head = -1;
+    s->oroom_mark = -1;
     s->bf_head = -1;
     s->stats.first_submit = -1;
     return s;
@@ -1579,6 +1584,27 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     return 0;
 }
 
+/* The free cores of the usable nodes outside the reservation's marks. */
+static int64_t outside_room (ns_sim_t *s)
+{
+    if (s->oroom_mark == s->mark_id
+        && s->oroom_version == s->cluster_version)
+        return s->oroom;
+    const int *fc = ns_cluster_free_cores_ref (s->c);
+    const uint64_t *avail = ns_cluster_avail_bits (s->c);
+    int64_t room = 0;
+    for (int w = 0; w < (s->conf.nnodes + 63) / 64; w++)
+        for (uint64_t word = avail[w]; word; word &= word - 1) {
+            int nd = (w << 6) + __builtin_ctzll (word);
+            if (s->outside[nd])
+                room += fc[nd];
+        }
+    s->oroom = room;
+    s->oroom_mark = s->mark_id;
+    s->oroom_version = s->cluster_version;
+    return room;
+}
+
 static int touches_reservation (const ns_sim_t *s, const ns_placement_t *pl)
 {
     for (int i = 0; i < pl->n; i++)
@@ -1846,8 +1872,11 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
             if (resv_nodes (s) < 0)
                 return ns_error_set (err, EINVAL, "reservation lost");
             if (touches_reservation (s, s->pl)) {
-                /* Steer it to the free nodes outside the reservation. */
-                d = decide (s, j, s->outside, err);
+                /* Steer it to the free nodes outside the reservation:
+                 * it cannot take more tasks there than they have free
+                 * cores. */
+                d = nt > outside_room (s) ? D_WAIT
+                                          : decide (s, j, s->outside, err);
                 if (d == D_ERROR)
                     return -1;
                 if (d != D_PLACED) {
