@@ -188,6 +188,7 @@ struct ns_sim {
     int *byest_nodes;   /* ... the nodes and cores each holds */
     int *byest_cores;
     int nbyest, byestcap;
+    int nbdead;         /* entries of ended jobs among them (byest_remove) */
 
     int stamp;          /* dedupe marker for co-tenant updates */
     int *hmark;         /* node -> mark_id: in the reservation */
@@ -697,6 +698,40 @@ static int byest_pos (const ns_sim_t *s, int j)
     return lo;
 }
 
+/* An ended job's entry stays where it was, holding no nodes and no cores
+ * (every running job holds some): sums over the order and the end times
+ * it shows are those without it.  An insertion takes the nearest such
+ * entry instead of moving the whole tail, and they are squeezed out when
+ * they become as many as the running jobs (byest_squeeze ()). */
+#define BYEST_NEAR 32
+
+static void byest_move (ns_sim_t *s, int to, int from, int n)
+{
+    memmove (&s->byest[to], &s->byest[from], sizeof (*s->byest) * n);
+    memmove (&s->byest_end[to], &s->byest_end[from],
+             sizeof (*s->byest_end) * n);
+    memmove (&s->byest_nodes[to], &s->byest_nodes[from],
+             sizeof (*s->byest_nodes) * n);
+    memmove (&s->byest_cores[to], &s->byest_cores[from],
+             sizeof (*s->byest_cores) * n);
+}
+
+static void byest_squeeze (ns_sim_t *s)
+{
+    int n = 0;
+    for (int k = 0; k < s->nbyest; k++) {
+        if (s->byest_nodes[k] == 0)
+            continue;
+        s->byest[n] = s->byest[k];
+        s->byest_end[n] = s->byest_end[k];
+        s->byest_nodes[n] = s->byest_nodes[k];
+        s->byest_cores[n] = s->byest_cores[k];
+        n++;
+    }
+    s->nbyest = n;
+    s->nbdead = 0;
+}
+
 static int byest_insert (ns_sim_t *s, int j)
 {
     int cap = s->byestcap;
@@ -714,19 +749,31 @@ static int byest_insert (ns_sim_t *s, int j)
                     sizeof (*s->byest), 256) < 0)
         return -1;
     int pos = byest_pos (s, j);
-    int tail = s->nbyest - pos;
-    memmove (&s->byest[pos + 1], &s->byest[pos], sizeof (*s->byest) * tail);
-    memmove (&s->byest_end[pos + 1], &s->byest_end[pos],
-             sizeof (*s->byest_end) * tail);
-    memmove (&s->byest_nodes[pos + 1], &s->byest_nodes[pos],
-             sizeof (*s->byest_nodes) * tail);
-    memmove (&s->byest_cores[pos + 1], &s->byest_cores[pos],
-             sizeof (*s->byest_cores) * tail);
+    /* The nearest ended entry: after pos, the entries up to it move one
+     * place on; before pos, the ones after it move one place back. */
+    int d = -1;
+    for (int i = 0; i < BYEST_NEAR && d < 0; i++) {
+        if (pos + i < s->nbyest && s->byest_nodes[pos + i] == 0)
+            d = pos + i;
+        else if (pos - 1 - i >= 0 && s->byest_nodes[pos - 1 - i] == 0)
+            d = pos - 1 - i;
+    }
+    if (d >= pos)
+        byest_move (s, pos + 1, pos, d - pos);
+    else if (d >= 0) {
+        pos--;
+        byest_move (s, d, d + 1, pos - d);
+    }
+    else {
+        byest_move (s, pos + 1, pos, s->nbyest - pos);
+        s->nbyest++;
+    }
+    if (d >= 0)
+        s->nbdead--;
     s->byest[pos] = (uint64_t)j;
     s->byest_end[pos] = LV (s, j)->est_end;
     s->byest_nodes[pos] = s->jobs[j].out.nodes;
     s->byest_cores[pos] = (int)LV (s, j)->cores;
-    s->nbyest++;
     return 0;
 }
 
@@ -734,16 +781,10 @@ static void byest_remove (ns_sim_t *s, int j)
 {
     int pos = byest_pos (s, j);
     if (pos < s->nbyest && s->byest[pos] == (uint64_t)j) {
-        int tail = s->nbyest - pos - 1;
-        memmove (&s->byest[pos], &s->byest[pos + 1],
-                 sizeof (*s->byest) * tail);
-        memmove (&s->byest_end[pos], &s->byest_end[pos + 1],
-                 sizeof (*s->byest_end) * tail);
-        memmove (&s->byest_nodes[pos], &s->byest_nodes[pos + 1],
-                 sizeof (*s->byest_nodes) * tail);
-        memmove (&s->byest_cores[pos], &s->byest_cores[pos + 1],
-                 sizeof (*s->byest_cores) * tail);
-        s->nbyest--;
+        s->byest_nodes[pos] = 0;
+        s->byest_cores[pos] = 0;
+        if (++s->nbdead >= 64 && 2 * s->nbdead >= s->nbyest)
+            byest_squeeze (s);
     }
 }
 
@@ -866,7 +907,7 @@ static int shares_compact (ns_sim_t *s, int need)
 {
     int64_t used = need;
     for (int k = 0; k < s->nbyest; k++)
-        used += s->jobs[s->byest[k]].out.nodes;
+        used += s->byest_nodes[k];
     int64_t cap = 2 * used > 4096 ? 2 * used : 4096;
     if (cap < s->sharescap)
         cap = s->sharescap;
@@ -877,6 +918,8 @@ static int shares_compact (ns_sim_t *s, int need)
         return -1;
     int n = 0;
     for (int k = 0; k < s->nbyest; k++) {
+        if (s->byest_nodes[k] == 0)
+            continue;
         struct sj *jb = &s->jobs[s->byest[k]];
         memcpy (sh + n, s->shares + jb->shoff,
                 sizeof (*sh) * (size_t)jb->out.nodes);
@@ -1559,7 +1602,7 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     int nn = s->conf.nnodes;
     if (s->whole && s->nopen == 0 && reserve_whole (s, head) == 0)
         return 0;
-    if (s->monotone && !s->closes && s->nopen == s->nbyest
+    if (s->monotone && !s->closes && s->nopen == s->nbyest - s->nbdead
         && reserve_pack (s, head) == 0)
         return 0;
     memset (s->avoid, 0, nn);
@@ -1570,6 +1613,7 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     ns_request_t req;
     fill_request (s, head, &req);
     req.avoid = s->avoid;
+    byest_squeeze (s);
     int k = ns_place_after (s->c, &s->conf.policy, s->conf.model,
                             s->conf.progs, &req, s->byest, s->byest_end,
                             s->nbyest, s->pl, err);

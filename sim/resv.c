@@ -150,6 +150,8 @@ int ns_resv_pack (const ns_cluster_t *c, int need,
     const uint64_t *avail = ns_cluster_avail_bits (c);
     int nw = x->nwords;
     for (int i = 0; i <= k; i++) {
+        if (run->count && run->count[i] == 0)
+            continue;       /* holds nothing */
         int ns;
         const ns_share_t *sh = shares_of (c, run, i, &ns);
         for (int s = 0; sh && s < ns; s++) {

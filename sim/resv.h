@@ -19,7 +19,8 @@
 /* Where the running jobs are: order[0..n-1] are running jobs in the
  * order they are estimated to end, when[] (may be NULL) their estimated
  * ends (jobs with equal when[] end together), count[] (may be NULL) how
- * many nodes (ns_resv_whole) or cores (ns_resv_pack) each holds, and
+ * many nodes (ns_resv_whole) or cores (ns_resv_pack) each holds (an
+ * entry holding none is passed over: a job that has ended), and
  * shares (may be NULL) gives a job's nodes and cores as c has them (the
  * caller may know them without a look-up). */
 typedef const ns_share_t *(*ns_resv_shares_f) (void *arg, uint64_t job,
