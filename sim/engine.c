@@ -216,6 +216,7 @@ struct ns_sim {
     uint64_t resv_version;
     double shadow;
     double resv_when;   /* reserve_pack (): the estimated end it waits for */
+    int resv_k;         /* ... and the running jobs to end by then */
     /* The nodes of the last reservation ns_resv_pack () found, in rnodes:
      * those of fc_need tasks once the running jobs estimated to end by
      * fc_when have ended.  They depend on the jobs estimated to end later
@@ -1530,10 +1531,8 @@ static int reserve_pack (ns_sim_t *s, int head)
     if (!s->rnodes && !(s->rnodes = calloc ((size_t)nn, sizeof (int))))
         return -1;
     ns_resv_running_t run = running (s, 0);
-    int k = ns_resv_pack (s->c, s->jobs[head].in->ntasks, &run, NULL, NULL,
-                          NULL);
-    if (k < 0)
-        return -1;
+    int k = ns_resv_pack (s->c, s->jobs[head].in->ntasks, &run);
+    s->resv_k = k;
     if (k > 0) {
         double end = s->byest_end[k - 1];
         s->resv_when = end;
@@ -1567,10 +1566,10 @@ static int resv_nodes (ns_sim_t *s)
         }
         return 0;
     }
-    int cnt;
     ns_resv_running_t run = running (s, 0);
-    int k = ns_resv_pack (s->c, need, &run, s->rx, s->rnodes, &cnt);
-    if (k <= 0)
+    int k = s->resv_k;
+    int cnt = ns_resv_pack_nodes (s->c, need, k, &run, s->rx, s->rnodes);
+    if (cnt <= 0)
         return -1;      /* cannot happen: the same state found k */
     new_marks (s);
     for (int i = 0; i < cnt; i++)

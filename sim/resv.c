@@ -123,26 +123,26 @@ static void sift (long long *h, int n, int i)
 }
 
 int ns_resv_pack (const ns_cluster_t *c, int need,
-                  const ns_resv_running_t *run, ns_resv_scratch_t *x,
-                  int *nodes, int *nn)
+                  const ns_resv_running_t *run)
 {
     const double *when = run->when;
     int n = run->n;
     int64_t free = ns_cluster_total_cores (c) - ns_cluster_used_cores (c);
-    int k = 0;
-    if (nn)
-        *nn = 0;
-    for (; k < n; k++) {
+    for (int k = 0; k < n; k++) {
         free += count_of (c, run, k, 0);
         if (when && k + 1 < n && when[k + 1] == when[k])
             continue;
         if (free >= need)
-            break;
+            return k + 1;
     }
-    if (k == n)
-        return 0;
-    if (!nodes)
-        return k + 1;
+    return 0;
+}
+
+int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int kk,
+                        const ns_resv_running_t *run, ns_resv_scratch_t *x,
+                        int *nodes)
+{
+    int k = kk - 1;
     /* Free cores once order[0..k] ended, kept for the nodes with free
      * cores now (no node is held whole: those of the avail bitmap) and
      * the released ones: the nodes that have free cores then. */
@@ -217,7 +217,7 @@ int ns_resv_pack (const ns_cluster_t *c, int need,
             }
         }
         if (b < 0)
-            return -1;      /* cannot happen: free >= need */
+            return 0;       /* cannot happen: free >= need */
     }
     x->need[b] = rem;
     for (int r = 0; r < nr; r++) {
@@ -245,6 +245,5 @@ int ns_resv_pack (const ns_cluster_t *c, int need,
             left -= a < left ? a : left;
         }
     }
-    *nn = got;
-    return k + 1;
+    return got;
 }

@@ -56,11 +56,15 @@ void ns_resv_scratch_destroy (ns_resv_scratch_t *x);
  * job holds its nodes whole and nothing limits the request (no allowed
  * nodes, memory or cores per node): such a placement succeeds exactly when
  * enough cores are free.  run as for ns_resv_whole ().
- * Returns k >= 1 with nodes[0..*nn-1] the nodes it gets once
- * order[0..k-1] have ended, or 0 when it never fits.  nodes NULL: k alone
- * (x and nn are not used).  c is not changed. */
+ * Returns k >= 1 when the job fits once order[0..k-1] have ended, or 0
+ * when it never fits.  c is not changed. */
 int ns_resv_pack (const ns_cluster_t *c, int need,
-                  const ns_resv_running_t *run, ns_resv_scratch_t *x,
-                  int *nodes, int *nn);
+                  const ns_resv_running_t *run);
+
+/* The nodes it then gets, given the k ns_resv_pack () returned for the
+ * same state: into nodes[], their number returned. */
+int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int k,
+                        const ns_resv_running_t *run, ns_resv_scratch_t *x,
+                        int *nodes);
 
 #endif /* !NODESHARE_RESV_H */
