@@ -1925,9 +1925,15 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                 if (d != D_PLACED) {
                     if (f)
                         f->touch_version = s->cluster_version;
-                    if (s->tmin_resv != s->resv_id || nt < s->tmin) {
+                    /* Under packing (where a job that fits the free
+                     * cores is placed) nor can any job of more tasks than
+                     * the free cores outside. */
+                    int t = nt;
+                    if (!s->closes && outside_room (s) < t)
+                        t = (int)outside_room (s) + 1;
+                    if (s->tmin_resv != s->resv_id || t < s->tmin) {
                         s->tmin_resv = s->resv_id;
-                        s->tmin = nt;
+                        s->tmin = t;
                     }
                     refused = 1;
                     continue;
