@@ -256,11 +256,6 @@ int tr_skip (ns_trace_t *t, ns_error_t *err, ns_skip_reason_t r,
  * Small parsers shared by both formats
  */
 
-int tr_is_space (char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
 static int is_blank (const char *s)
 {
     while (tr_is_space (*s))

@@ -85,7 +85,10 @@ struct ns_trace {
 void tr_copy_text (char *dst, size_t size, const char *s, size_t len);
 int tr_skip (ns_trace_t *t, ns_error_t *err, ns_skip_reason_t r,
              const char *fmt, ...) __attribute__ ((format (printf, 4, 5)));
-int tr_is_space (char c);
+static inline int tr_is_space (char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 /* tr_parse_num's answers */
 enum {
     NUM_OK = 0,
