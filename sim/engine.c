@@ -853,7 +853,9 @@ static int update_rate (ns_sim_t *s, int j)
     if (lv->remaining < 0)
         lv->remaining = 0;
     lv->last = s->now;
-    double rate = s->conf.wallclock
+    /* A neutral program runs at 1 whatever its co-tenants (its slowdowns
+     * and speedup are all 1): ns_job_rate () would say so. */
+    double rate = s->conf.wallclock || lv->neutral
                   ? 1.0 : ns_job_rate (s->c, s->conf.model, (uint64_t)j);
     const ns_share_t *sh = s->shares + jb->shoff;
     for (int i = 0; i < jb->out.nodes && !jb->out.shared; i++)
@@ -1075,7 +1077,9 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     s->done++;
     if (s->now > s->stats.last_end)
         s->stats.last_end = s->now;
-    if (update_cotenants (s, j) < 0)
+    /* A neutral job's co-tenants keep their rates, and their shared flags
+     * are set already (they shared a node with it). */
+    if (!lv->neutral && update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     live_give (s, j);
     /* Its shares stay (unless forgotten, ns_sim_set_keep_shares ()):
