@@ -805,12 +805,19 @@ static ns_resv_running_t running (ns_sim_t *s, int nodes)
                                 s->nbyest, running_shares, s };
 }
 
-/* A running job starts or ends: the nodes ns_resv_pack () found stay
- * while it is one of those estimated to end by then (fc_when). */
-static void fc_note (ns_sim_t *s, const struct live *lv)
+/* A running job with nodes and cores sh[0..n-1] starts or ends: the
+ * nodes ns_resv_pack () found stay while it is one of those estimated to
+ * end by then (fc_when), or while it leaves the choice among the nodes
+ * free then as it was (ns_resv_pack_keep ()). */
+static void fc_note (ns_sim_t *s, const struct live *lv, const ns_share_t *sh,
+                     int n, int ends)
 {
-    if (!(lv->est_end <= s->fc_when) || (lv->flags & NS_JOB_CLOSES_NODES))
+    if (!s->fc_ok)
+        return;
+    if (lv->flags & NS_JOB_CLOSES_NODES)
         s->fc_ok = 0;
+    else if (!(lv->est_end <= s->fc_when))
+        s->fc_ok = ns_resv_pack_keep (s->rx, sh, n, ends);
 }
 
 /* hmark and outside anew: no node marked. */
@@ -1013,7 +1020,7 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     lv->est_end = s->now + est_runtime (jb);
     s->stats.placements++;
     s->cluster_version++;
-    fc_note (s, lv);
+    fc_note (s, lv, pl->shares, pl->n, 0);
     if (byest_insert (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
@@ -1061,7 +1068,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     if (ns_cluster_remove_job (s->c, (uint64_t)j, err) < 0)
         return -1;
     byest_remove (s, j);
-    fc_note (s, lv);
+    fc_note (s, lv, s->shares + jb->shoff, jb->out.nodes, 1);
     if (!(lv->flags & NS_JOB_CLOSES_NODES))
         s->nopen--;
     s->held -= lv->held;

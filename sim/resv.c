@@ -2,6 +2,7 @@
 /* resv.c - EASY reservations counted instead of tried (see resv.h) */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "resv.h"
 
@@ -57,9 +58,17 @@ struct ns_resv_scratch {
                                (set for the nodes of bits alone) */
     uint64_t *bits;         /* nodes with free cores once they ended */
     uint64_t *rel;          /* nodes of the jobs ended */
-    int nwords;
+    int nwords, nnodes;
     int *start, *end, *cpus, *need; /* runs of nodes with free cores */
     long long *heap;
+    /* The last answer of ns_resv_pack_nodes (), for ns_resv_pack_keep ():
+     * vfree and bits stay the free cores then (bits: the nodes with
+     * some), rbits the nodes it gave; the run it took last (the tightest
+     * that held what was left, rem) holds the given node anchor: the
+     * best-fitting node fit (fit_free cores), else (fit < 0) the first of
+     * the nodes taken in order. */
+    uint64_t *rbits;
+    int anchor, fit, fit_free, rem;
 };
 
 ns_resv_scratch_t *ns_resv_scratch_create (int nnodes)
@@ -69,8 +78,9 @@ ns_resv_scratch_t *ns_resv_scratch_create (int nnodes)
         return NULL;
     size_t runs = (size_t)nnodes / 2 + 1;
     x->nwords = (nnodes + 63) / 64;
+    x->nnodes = nnodes;
     x->vfree = calloc ((size_t)nnodes, sizeof (int));
-    x->bits = calloc ((size_t)x->nwords * 2, sizeof (uint64_t));
+    x->bits = calloc ((size_t)x->nwords * 3, sizeof (uint64_t));
     x->start = calloc (runs * 4, sizeof (int));
     x->heap = calloc (runs, sizeof (long long));
     if (!x->vfree || !x->bits || !x->start || !x->heap) {
@@ -81,6 +91,7 @@ ns_resv_scratch_t *ns_resv_scratch_create (int nnodes)
     x->cpus = x->start + 2 * runs;
     x->need = x->start + 3 * runs;
     x->rel = x->bits + x->nwords;
+    x->rbits = x->bits + 2 * x->nwords;
     return x;
 }
 
@@ -220,6 +231,8 @@ int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int kk,
             return 0;       /* cannot happen: free >= need */
     }
     x->need[b] = rem;
+    x->rem = rem;
+    memset (x->rbits, 0, sizeof (uint64_t) * (size_t)x->nwords);
     for (int r = 0; r < nr; r++) {
         int left = x->need[r];
         if (left <= 0)
@@ -237,13 +250,123 @@ int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int kk,
         }
         int from = fit >= 0 ? fit : x->start[r];
         int to = fit >= 0 ? fit : x->end[r];
+        if (r == b) {
+            x->anchor = from;
+            x->fit = fit;
+            x->fit_free = fit_free;
+        }
         for (int i = from; i <= to && left > 0; i++) {
             int a = x->vfree[i];
             if (a <= 0)
                 continue;
             nodes[got++] = i;
+            x->rbits[i >> 6] |= 1ULL << (i & 63);
             left -= a < left ? a : left;
         }
     }
     return got;
+}
+
+/* Is node i among those with free cores then? */
+static int has_free (const ns_resv_scratch_t *x, int i)
+{
+    return i >= 0 && i < x->nnodes && (x->bits[i >> 6] >> (i & 63) & 1)
+           && x->vfree[i] > 0;
+}
+
+/* The run of nodes with free cores then around node i: its first node
+ * and its free cores (as ns_resv_pack_nodes () counts them). */
+static int run_around (const ns_resv_scratch_t *x, int i, int *first)
+{
+    int a = i, cpus = 0;
+    while (has_free (x, a - 1))
+        a--;
+    *first = a;
+    for (int k = a; has_free (x, k); k++)
+        cpus = cpus > INT_MAX - x->vfree[k] ? INT_MAX : cpus + x->vfree[k];
+    return cpus;
+}
+
+/* ns_resv_pack_keep () of an end: the runs it grows or joins must hold
+ * none of the nodes given and less than what the last run taken held
+ * (then, growing no taken run, they are taken neither: the runs taken
+ * whole are taken first as before, and the next run looked at still
+ * holds what is left). */
+static int keep_end (ns_resv_scratch_t *x, const ns_share_t *sh, int n)
+{
+    for (int s = 0; s < n; s++) {
+        int i = sh[s].node;
+        if (i < 0 || i >= x->nnodes || (x->rbits[i >> 6] >> (i & 63) & 1)
+            || sh[s].cores < 0)
+            return 0;
+    }
+    for (int s = 0; s < n; s++) {
+        int i = sh[s].node;
+        if (!has_free (x, i)) {
+            x->vfree[i] = 0;
+            x->bits[i >> 6] |= 1ULL << (i & 63);
+        }
+        x->vfree[i] += sh[s].cores;
+    }
+    for (int s = 0; s < n; s++) {
+        int first, cpus = run_around (x, sh[s].node, &first);
+        if (cpus >= x->rem)
+            return 0;
+        for (int k = first; has_free (x, k); k++)
+            if (x->rbits[k >> 6] >> (k & 63) & 1)
+                return 0;
+    }
+    return 1;
+}
+
+int ns_resv_pack_keep (ns_resv_scratch_t *x, const ns_share_t *sh, int n,
+                       int ends)
+{
+    if (ends)
+        return keep_end (x, sh, n);
+    for (int s = 0; s < n; s++) {
+        int i = sh[s].node;
+        if (i < 0 || i >= x->nnodes || (x->rbits[i >> 6] >> (i & 63) & 1)
+            || !has_free (x, i) || x->vfree[i] < sh[s].cores)
+            return 0;
+    }
+    for (int s = 0; s < n; s++) {
+        int i = sh[s].node;
+        x->vfree[i] -= sh[s].cores;
+        if (x->vfree[i] == 0)
+            x->bits[i >> 6] &= ~(1ULL << (i & 63));
+    }
+    /* The run the reservation ends in, as it is now: still the tightest
+     * that holds what is left (it lost cores, and no other run gained). */
+    int bfirst, bcpus = run_around (x, x->anchor, &bfirst);
+    for (int s = 0; s < n; s++) {
+        int i = sh[s].node;
+        /* the runs that changed: the one around i, or the two beside it */
+        for (int side = -1; side <= 1; side++) {
+            int k = i + side;
+            if (side != 0 && has_free (x, i))
+                continue;
+            if (side == 0 && !has_free (x, i))
+                continue;
+            if (!has_free (x, k))
+                continue;
+            int first, cpus = run_around (x, k, &first);
+            if (first == bfirst) {
+                /* the same run: a node of it may now fit better */
+                if (x->fit >= 0 && has_free (x, i)) {
+                    int a = x->vfree[i];
+                    if (a >= x->rem && (a < x->fit_free
+                                        || (a == x->fit_free
+                                            && i < x->fit)))
+                        return 0;
+                }
+                continue;
+            }
+            /* another run must not hold what is left more tightly */
+            if (cpus >= x->rem && (cpus < bcpus
+                                   || (cpus == bcpus && first < bfirst)))
+                return 0;
+        }
+    }
+    return 1;
 }

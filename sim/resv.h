@@ -62,9 +62,23 @@ int ns_resv_pack (const ns_cluster_t *c, int need,
                   const ns_resv_running_t *run);
 
 /* The nodes it then gets, given the k ns_resv_pack () returned for the
- * same state: into nodes[], their number returned. */
+ * same state: into nodes[], their number returned.  x keeps the free
+ * cores per node then, and how the nodes were chosen. */
 int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int k,
                         const ns_resv_running_t *run, ns_resv_scratch_t *x,
                         int *nodes);
+
+/* A job holding sh[0..n-1] starts (ends 0) or ends (ends 1), estimated
+ * to end after the jobs of the last ns_resv_pack_nodes () answer of x:
+ * the free cores then drop (rise) on its nodes.  1 when that answer stays
+ * the answer for the same task count and the same jobs ending (x then
+ * holds the new free cores), 0 when it must be found again.  A start
+ * keeps it unless the job takes a node of it, or a run it shrinks or
+ * splits now holds what the last run taken held more tightly (the
+ * tightest run is chosen, earliest on ties), or a node of that run now
+ * fits better; an end keeps it if the runs it grows or joins hold none
+ * of its nodes and less than that run held. */
+int ns_resv_pack_keep (ns_resv_scratch_t *x, const ns_share_t *sh, int n,
+                       int ends);
 
 #endif /* !NODESHARE_RESV_H */
