@@ -222,6 +222,17 @@ struct ns_sim {
      * fc_when have ended.  They depend on the jobs estimated to end later
      * alone (the free cores then are the cores less theirs): fc_ok until
      * one of those starts or ends. */
+    /* Where the last count of a reservation ended (reserve_whole (): the
+     * nodes, [1]; reserve_pack (): the cores, [0]): jobs estimated to end
+     * by `when` release enough for `need`, and those before it not; below
+     * and upto are what the running jobs estimated to end before `when`
+     * and by `when` hold, kept up to date as jobs start and end. */
+    struct endcount {
+        int ok;
+        int64_t need;
+        double when;
+        int64_t below, upto;
+    } ec[2];
     int fc_ok, fc_need, fc_cnt;
     double fc_when;
     int fc_marked;      /* hmark and outside hold those nodes */
@@ -820,6 +831,60 @@ static void fc_note (ns_sim_t *s, const struct live *lv, const ns_share_t *sh,
         s->fc_ok = ns_resv_pack_keep (s->rx, sh, n, ends);
 }
 
+/* A running job estimated to end at e, holding cores on nodes, starts
+ * (sign 1) or ends (-1). */
+static void ec_note (ns_sim_t *s, double e, int64_t cores, int nodes,
+                     int sign)
+{
+    for (int b = 0; b < 2; b++) {
+        struct endcount *ec = &s->ec[b];
+        int64_t c = sign * (b ? nodes : cores);
+        if (e < ec->when)
+            ec->below += c;
+        if (e <= ec->when)
+            ec->upto += c;
+    }
+}
+
+/* The count of a reservation for `need` when `have` is free now, if the
+ * last one still holds: the running jobs to end by its time (those with
+ * an estimated end up to it, as the count takes the jobs ending
+ * together); else -1. */
+static int ec_again (const ns_sim_t *s, int b, int64_t need, int64_t have)
+{
+    const struct endcount *ec = &s->ec[b];
+    if (!ec->ok || ec->need != need || have + ec->below >= need
+        || have + ec->upto < need)
+        return -1;
+    int lo = 0, hi = s->nbyest;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (s->byest_end[mid] <= ec->when)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A count found k: remember where it ended. */
+static void ec_keep (ns_sim_t *s, int b, int64_t need, int k)
+{
+    struct endcount *ec = &s->ec[b];
+    const int *cnt = b ? s->byest_nodes : s->byest_cores;
+    ec->ok = k > 0;
+    if (!ec->ok)
+        return;
+    ec->need = need;
+    ec->when = s->byest_end[k - 1];
+    ec->below = ec->upto = 0;
+    for (int i = 0; i < k; i++) {
+        ec->upto += cnt[i];
+        if (s->byest_end[i] < ec->when)
+            ec->below += cnt[i];
+    }
+}
+
 /* hmark and outside anew: no node marked. */
 static void new_marks (ns_sim_t *s)
 {
@@ -1021,6 +1086,7 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     s->stats.placements++;
     s->cluster_version++;
     fc_note (s, lv, pl->shares, pl->n, 0);
+    ec_note (s, lv->est_end, lv->cores, pl->n, 1);
     if (byest_insert (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
@@ -1069,6 +1135,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
         return -1;
     byest_remove (s, j);
     fc_note (s, lv, s->shares + jb->shoff, jb->out.nodes, 1);
+    ec_note (s, lv->est_end, lv->cores, jb->out.nodes, -1);
     if (!(lv->flags & NS_JOB_CLOSES_NODES))
         s->nopen--;
     s->held -= lv->held;
@@ -1517,7 +1584,13 @@ static int reserve_whole (ns_sim_t *s, int head)
     new_marks (s);
     ns_resv_running_t run = running (s, 1);
     int64_t released;
-    int k = ns_resv_whole (s->c, width, &run, &released);
+    int k = ec_again (s, 1, width, ns_cluster_nempty (s->c));
+    if (k >= 0)
+        released = s->ec[1].upto;
+    else {
+        k = ns_resv_whole (s->c, width, &run, &released);
+        ec_keep (s, 1, width, k);
+    }
     if (k > 0) {
         double end = s->byest_end[k - 1];
         s->shadow = end > s->now ? end : s->now;
@@ -1542,7 +1615,12 @@ static int reserve_pack (ns_sim_t *s, int head)
     if (!s->rnodes && !(s->rnodes = calloc ((size_t)nn, sizeof (int))))
         return -1;
     ns_resv_running_t run = running (s, 0);
-    int k = ns_resv_pack (s->c, s->jobs[head].in->ntasks, &run);
+    int need = s->jobs[head].in->ntasks;
+    int k = ec_again (s, 0, need, free_cores (s));
+    if (k < 0) {
+        k = ns_resv_pack (s->c, need, &run);
+        ec_keep (s, 0, need, k);
+    }
     s->resv_k = k;
     if (k > 0) {
         double end = s->byest_end[k - 1];
