@@ -94,6 +94,8 @@ struct ns_cluster {
         int *start, *end;
         int64_t *cpus;
     } runs[2];
+    int nkept;          /* runs[0 .. nkept-1] are kept (2, or 1 after
+                           ns_cluster_keep_busy_runs (c, 0)) */
     int nlevels;
     int tenant_hint;    /* nodes with this many governed tenants are not
                            open */
@@ -225,7 +227,7 @@ static void run_delete (struct runset *r, int i)
 static void runs_note (ns_cluster_t *c, int n, const int *was, int oldfree)
 {
     int nowfree = c->freec[n];
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < c->nkept; b++) {
         struct runset *r = &c->runs[b];
         int is = in_runs (c, n, b);
         if (!was[b] && !is)
@@ -343,6 +345,7 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     }
     c->max_cores = cores;
     c->total_cores = (int64_t)cores * nnodes;
+    c->nkept = 2;
     c->runs[0].n = 1;   /* every node, all empty */
     c->runs[0].start[0] = 0;
     c->runs[0].end[0] = nnodes - 1;
@@ -760,6 +763,32 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
     return 0;
 }
 
+void ns_cluster_keep_busy_runs (ns_cluster_t *c, int keep)
+{
+    if (!c || (c->nkept > 1) == (keep != 0))
+        return;
+    c->nkept = keep ? 2 : 1;
+    if (!keep)
+        return;
+    /* counted anew from the nodes */
+    struct runset *r = &c->runs[1];
+    int prev = -2;
+    r->n = 0;
+    for (int n = 0; n < c->nnodes; n++) {
+        if (!in_runs (c, n, 1))
+            continue;
+        if (r->n > 0 && prev == n - 1) {
+            r->end[r->n - 1] = n;
+            r->cpus[r->n - 1] += c->freec[n];
+        }
+        else {
+            r->start[r->n] = r->end[r->n] = n;
+            r->cpus[r->n++] = c->freec[n];
+        }
+        prev = n;
+    }
+}
+
 int ns_cluster_set_tenant_hint (ns_cluster_t *c, int k)
 {
     if (!c || k < 1) {
@@ -972,7 +1001,7 @@ int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
 {
     if (!c || unit < 1)
         return 0;
-    if (!allowed && !lim && unit == 1)
+    if (!allowed && !lim && unit == 1 && (!busy_only || c->nkept > 1))
         return runs_kept (c, busy_only, start, end, cpus);
     int nr = 0, prev = -2;
     for (int w = 0; w < c->nwords; w++) {
@@ -1172,7 +1201,7 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
 /* The kept runs against the nodes. */
 static int check_runs (const ns_cluster_t *c, ns_error_t *err)
 {
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < c->nkept; b++) {
         const struct runset *r = &c->runs[b];
         int i = -1, prev = -2;
         int64_t sum = 0;

@@ -164,6 +164,12 @@ int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
 int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
                          int busy_only, int unit, const ns_node_limits_t *lim,
                          int from, int to, int need);
+/* Whether the runs of nodes in use (busy_only) are kept by every add and
+ * remove (keep 1, the default) or counted when asked (0): a caller that
+ * never asks for them saves their upkeep.  Turned back on, they are
+ * counted anew. */
+void ns_cluster_keep_busy_runs (ns_cluster_t *c, int keep);
+
 /* Hint: no node will ever take a governed job once it holds k governed
  * jobs (the policy's max_cotenants; jobs added with NS_JOB_PACKED do not
  * count).  Such nodes then drop out of the open bitmaps, so

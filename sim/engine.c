@@ -2134,6 +2134,9 @@ static void check_governed (ns_sim_t *s)
 int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
 {
     check_governed (s);
+    /* Only a policy that keeps empty nodes packs on nodes in use first */
+    ns_cluster_keep_busy_runs (s->c, ns_policy_keeps_empty (&s->conf.policy,
+                                                            s->conf.model));
     struct ev e;
     int src;
     while ((src = ev_next (s, &e)) > 0) {
