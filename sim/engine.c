@@ -2028,11 +2028,18 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                     continue;
                 }
             }
+            uint64_t before = s->cluster_version;
             if (backfill_start (s, j, pos, &room, err) < 0)
                 return -1;
             /* It keeps off the reserved nodes and ends after the shadow
-             * time: the reservation stays valid.  Keep the cache. */
+             * time: the reservation stays valid.  Keep the cache, and the
+             * free cores outside it less those the job holds (a node held
+             * whole, all of its cores). */
             s->resv_version = s->cluster_version;
+            if (s->oroom_mark == s->mark_id && s->oroom_version == before) {
+                s->oroom -= LV (s, j)->held;
+                s->oroom_version = s->cluster_version;
+            }
         }
         if (rescan) {
             if (limit < 0) {
@@ -2193,6 +2200,16 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
             s->stats.invariant_checks++;
             if (ns_cluster_check (s->c, err) < 0)
                 return -1;
+            if (s->oroom_mark == s->mark_id
+                && s->oroom_version == s->cluster_version) {
+                int64_t kept = s->oroom;
+                s->oroom_mark = -1;
+                if (outside_room (s) != kept)
+                    return ns_error_set (err, EPROTO, "free cores outside "
+                                         "the reservation: %lld kept, %lld "
+                                         "counted", (long long)kept,
+                                         (long long)s->oroom);
+            }
         }
     }
     return 0;
