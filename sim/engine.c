@@ -215,8 +215,7 @@ struct ns_sim {
                            still to be found (resv_nodes ()), or 0 */
     uint64_t resv_version;
     double shadow;
-    double resv_when;   /* reserve_pack (): the estimated end it waits for */
-    int resv_k;         /* ... and the running jobs to end by then */
+    int resv_k;         /* reserve_pack (): the running jobs to end */
     /* The nodes of the last reservation ns_resv_pack () found, in rnodes:
      * those of fc_need tasks once the running jobs estimated to end by
      * fc_when have ended.  They depend on the jobs estimated to end later
@@ -1624,7 +1623,6 @@ static int reserve_pack (ns_sim_t *s, int head)
     s->resv_k = k;
     if (k > 0) {
         double end = s->byest_end[k - 1];
-        s->resv_when = end;
         s->shadow = end > s->now ? end : s->now;
     }
     /* The nodes when a candidate needs them (resv_nodes ()) */
@@ -1646,7 +1644,9 @@ static int resv_nodes (ns_sim_t *s)
         return 0;
     }
     int need = s->jobs[head].in->ntasks;
-    if (s->fc_ok && s->fc_need == need && s->fc_when == s->resv_when) {
+    /* the state reserve_pack () counted: byest is as it was */
+    if (s->fc_ok && s->fc_need == need
+        && s->fc_when == s->byest_end[s->resv_k - 1]) {
         if (!s->fc_marked) {
             new_marks (s);
             for (int i = 0; i < s->fc_cnt; i++)

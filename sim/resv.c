@@ -291,15 +291,9 @@ static int run_around (const ns_resv_scratch_t *x, int i, int *first)
  * none of the nodes given and less than what the last run taken held
  * (then, growing no taken run, they are taken neither: the runs taken
  * whole are taken first as before, and the next run looked at still
- * holds what is left). */
+ * holds what is left).  Its shares are checked already. */
 static int keep_end (ns_resv_scratch_t *x, const ns_share_t *sh, int n)
 {
-    for (int s = 0; s < n; s++) {
-        int i = sh[s].node;
-        if (i < 0 || i >= x->nnodes || (x->rbits[i >> 6] >> (i & 63) & 1)
-            || sh[s].cores < 0)
-            return 0;
-    }
     for (int s = 0; s < n; s++) {
         int i = sh[s].node;
         if (!has_free (x, i)) {
@@ -322,14 +316,16 @@ static int keep_end (ns_resv_scratch_t *x, const ns_share_t *sh, int n)
 int ns_resv_pack_keep (ns_resv_scratch_t *x, const ns_share_t *sh, int n,
                        int ends)
 {
-    if (ends)
-        return keep_end (x, sh, n);
+    /* a node given, or a share that does not fit what x holds */
     for (int s = 0; s < n; s++) {
         int i = sh[s].node;
         if (i < 0 || i >= x->nnodes || (x->rbits[i >> 6] >> (i & 63) & 1)
-            || !has_free (x, i) || x->vfree[i] < sh[s].cores)
+            || sh[s].cores < 0
+            || (!ends && (!has_free (x, i) || x->vfree[i] < sh[s].cores)))
             return 0;
     }
+    if (ends)
+        return keep_end (x, sh, n);
     for (int s = 0; s < n; s++) {
         int i = sh[s].node;
         x->vfree[i] -= sh[s].cores;
