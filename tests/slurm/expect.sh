@@ -83,6 +83,8 @@ diff_file=${NS_EXPECT_DIFFERENCES:-$top_srcdir/tests/slurm/expect-differences$su
     tap_skip_all "no differences file for Slurm ${slurm_version:-of unknown version} ($diff_file; NS_EXPECT_DIFFERENCES)"
 config_file=$top_srcdir/tests/slurm/expect-nodeshare.json
 tmo=${NS_EXPECT_TIMEOUT:-60}
+idle_tmo=${NS_EXPECT_IDLE_TIMEOUT:-60}
+max_restarts=${NS_EXPECT_MAX_RESTARTS:-4}
 if [ -n "${NS_EXPECT_TESTS:-}" ]; then
     tests=$NS_EXPECT_TESTS
 else
@@ -155,6 +157,8 @@ JobCompLoc=$dir/jobcomp.txt"
         mkdir -p "$NS_CLUSTER_DIR"
         cp "$config_file" "$NS_CLUSTER_DIR/nodeshare.json" || exit 1
     fi
+    # A slurmctld that crashes leaves a core for stuck_report's backtrace.
+    ulimit -c unlimited 2>/dev/null
     ns_cluster_start 4 24 >"$dir/start.out" 2>&1 || {
         sed 's/^/# /' "$dir/start.out"; exit 1; }
     trap 'ns_cluster_stop >/dev/null 2>&1' EXIT
@@ -179,8 +183,10 @@ EOF
     SLURM_TESTSUITE_CONF=$dir/no-testsuite.conf
     export SLURM_LOCAL_GLOBALS_FILE SLURM_TESTSUITE_CONF
     : >"$dir/results"
+    restarts=0
     for t in "$@"; do
         before=$(lines_of "$dir/jobcomp.txt")
+        ctld_mark=$(lines_of "$NS_CLUSTER_DIR/slurmctld.log")
         t0=$(date +%s)
         (cd "$dir/ts" && timeout -k 10 "$tmo" expect "./$t" \
             </dev/null >"$dir/logs/$t.log" 2>&1)
@@ -194,18 +200,102 @@ EOF
         esac
         # Whatever the test left behind goes before the next one starts,
         # and its jobs' completion records are written.
-        scancel --user=root >/dev/null 2>&1
-        ns_wait_all_idle 60 >>"$dir/logs/$t.log" 2>&1 ||
-            echo "# $side: $t: the cluster did not become idle in 60 s" >&2
+        if ! _ns_alive "$NS_CLUSTER_DIR/slurmctld.pid"; then
+            res=crashed
+            stuck_report "$side" "$t" "slurmctld exited during the test"
+        elif ! timeout 20 scontrol ping >/dev/null 2>&1; then
+            res=stuck
+            stuck_report "$side" "$t" "slurmctld does not answer"
+        else
+            scancel --user=root >/dev/null 2>&1
+            if ! ns_wait_all_idle "$idle_tmo" >>"$dir/logs/$t.log" 2>&1; then
+                res=stuck
+                stuck_report "$side" "$t" "the cluster did not become idle in $idle_tmo s"
+            fi
+        fi
         echo "$t $res $((t1 - t0)) $(nodecounts "$dir/jobcomp.txt" "$before")" \
             >>"$dir/results"
+        case $res in
+            stuck|crashed)
+                # A fresh cluster for the next test: one test that leaves a
+                # node drained or a job behind (or slurmctld gone) is one
+                # difference, not a cause of every later one.
+                restarts=$((restarts + 1))
+                if [ "$restarts" -gt "$max_restarts" ]; then
+                    echo "# $side: $restarts fresh clusters needed; the tests after $t are not run" >&2
+                    break
+                fi
+                fresh_cluster "$restarts" ||
+                    { echo "# $side: a fresh cluster did not start; the tests after $t are not run" >&2
+                      break; }
+                ;;
+        esac
     done
     scancel --user=root >/dev/null 2>&1
-    # What nodeshare decided (its info lines), for the summary.
-    grep -h 'nodeshare: ' "$NS_CLUSTER_DIR/slurmctld.log" >"$dir/decisions" 2>/dev/null
     ns_cluster_stop >/dev/null 2>&1
+    # What nodeshare decided (its info lines), for the summary.
+    grep -h 'nodeshare: ' "$dir"/cluster*/slurmctld.log >"$dir/decisions" 2>/dev/null
     trap - EXIT
 )
+
+# stuck_report SIDE TEST WHY: what the cluster looks like, on stderr (CI
+# prints these lines): slurmctld and each slurmd alive or not, the nodes
+# that are not idle with their reasons, the jobs left, slurmctld's errors
+# since the test began (ctld_mark), and a backtrace when slurmctld left a
+# core and gdb is there.
+stuck_report () {
+    local side=$1 t=$2 why=$3 d=$NS_CLUSTER_DIR f dead core
+    {
+        echo "$why"
+        dead=""
+        for f in "$d/slurmctld.pid" "$d"/slurmd.*.pid; do
+            _ns_alive "$f" || dead="$dead $(basename "$f" .pid)"
+        done
+        [ -z "$dead" ] || echo "daemons not running:$dead"
+        if _ns_alive "$d/slurmctld.pid"; then
+            if timeout 10 scontrol ping >/dev/null 2>&1; then
+                echo "nodes: $(timeout 10 sinfo -h -N -o '%N %t %E' 2>&1 | grep -v ' idle ' | tr '\n' ';')"
+                echo "jobs: $(timeout 10 squeue -h -o '%i %T %r %N' 2>&1 | tr '\n' ';')"
+            elif command -v gdb >/dev/null 2>&1; then
+                # alive but not answering: where its threads wait
+                echo "slurmctld does not answer; its threads:"
+                timeout 60 gdb -q -batch -p "$(cat "$d/slurmctld.pid")" \
+                    -ex 'thread apply all bt 6' 2>/dev/null |
+                    grep -E '^(#|Thread)' | cut -c 1-150 | head -n 60
+            else
+                echo "slurmctld does not answer"
+            fi
+        fi
+        tail -n +"$((ctld_mark + 1))" "$d/slurmctld.log" 2>/dev/null |
+            grep -E 'error|fatal|assert|Segmentation|SIGSEGV|SIGABRT|SIGBUS' |
+            grep -vE 'state file|Trying backup state' |
+            tail -n 8
+        core=$(ls -t "$d"/core* "$d"/state/core* 2>/dev/null | head -n 1)
+        if [ -n "$core" ] && command -v gdb >/dev/null 2>&1; then
+            gdb -q -batch -ex bt "$(command -v slurmctld)" "$core" 2>/dev/null |
+                grep '^#' | uniq | cut -c 1-150 | head -n 25
+        fi
+    } | sed "s/^/# $side: $t: /" >&2
+}
+
+# fresh_cluster N: stop this side's cluster (its files move to cluster.stuckN
+# for the logs) and start a new one in the same place.
+fresh_cluster () {
+    local old=$NS_CLUSTER_DIR
+    # A slurmctld that does not answer would hold up ns_cluster_stop's
+    # scancel and squeue: it goes first, by its pid file.
+    if _ns_alive "$old/slurmctld.pid" && ! timeout 10 scontrol ping >/dev/null 2>&1; then
+        kill -KILL "$(cat "$old/slurmctld.pid")" 2>/dev/null
+    fi
+    ns_cluster_stop >/dev/null 2>&1
+    mv "$old" "$old.stuck$1" || return 1
+    mkdir -p "$old" || return 1
+    [ ! -f "$old.stuck$1/nodeshare.json" ] ||
+        cp "$old.stuck$1/nodeshare.json" "$old/nodeshare.json" || return 1
+    NS_CLUSTER_DIR=$old
+    export NS_CLUSTER_DIR
+    ns_cluster_start 4 24 >>"$dir/start.out" 2>&1
+}
 
 result_of () {   # SIDE ROUND TEST -> "RESULT NODECOUNTS"
     awk -v t="$3" '$1 == t { $1 = ""; $3 = ""; gsub(/ +/, " "); sub(/^ /, ""); sub(/ $/, ""); print; exit }' \

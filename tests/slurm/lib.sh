@@ -974,15 +974,17 @@ _ns_wait_idle_nodes () {
 }
 
 ns_wait_all_idle () {   # [TIMEOUT_S]
-    local t lim jobs nodes
+    local end lim jobs nodes
     lim=${1:-30}
-    t=0
-    while [ "$t" -lt $((lim * 5)) ]; do
-        jobs=$(squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED -o '%i' 2>&1)
-        nodes=$(sinfo -h -o '%D %t' 2>&1)
+    # Wall time: a slurmctld that does not answer makes each squeue last
+    # its MessageTimeout, and a count of polls would then wait far longer.
+    end=$(($(date +%s) + lim))
+    while :; do
+        jobs=$(timeout 10 squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED -o '%i' 2>&1)
+        nodes=$(timeout 10 sinfo -h -o '%D %t' 2>&1)
         [ -z "$jobs" ] && [ "$nodes" = "$_NS_NODES idle" ] && return 0
+        [ "$(date +%s)" -lt "$end" ] || break
         sleep 0.2
-        t=$((t + 1))
     done
     echo "# ns_wait_all_idle: timeout after $lim s"
     echo "# jobs still active: $(echo $jobs)"
@@ -1086,13 +1088,13 @@ ns_cluster_stop () {
     d=$NS_CLUSTER_DIR
     _ns_path
     # Let Slurm end the jobs (and their processes) while it still can.
+    # At most about 10 s of wall time, even when slurmctld does not answer.
     if _ns_alive "$d/slurmctld.pid"; then
-        scancel --quiet --full $(squeue -h -o %i 2>/dev/null) 2>/dev/null
-        t=0
-        while [ "$t" -lt 50 ] &&
-              [ -n "$(squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED -o %i 2>/dev/null)" ]; do
+        timeout 5 scancel --quiet --full $(timeout 5 squeue -h -o %i 2>/dev/null) 2>/dev/null
+        t=$(($(date +%s) + 10))
+        while [ "$(date +%s)" -lt "$t" ] &&
+              [ -n "$(timeout 5 squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED -o %i 2>/dev/null)" ]; do
             sleep 0.2
-            t=$((t + 1))
         done
     fi
     # The watchdog first (it would race with us).
