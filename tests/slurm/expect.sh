@@ -38,7 +38,12 @@
 # select plugin was not built, or when the Slurm source has no
 # testsuite/expect.
 # Env: NS_EXPECT_TESTS="test1.1 test1.2" runs some tests only;
-# NS_EXPECT_TIMEOUT seconds per test (default 60); NS_SLURM_SOURCE the
+# NS_EXPECT_TIMEOUT seconds per test (default 60);
+# NS_EXPECT_IDLE_TIMEOUT seconds for the cluster to be idle after a test
+# (default 60); NS_EXPECT_MAX_RESTARTS fresh clusters a side may start
+# after a stuck or crashed test (default 4); NS_EXPECT_BUDGET seconds for
+# all runs, after which the tests left are not run (no result; default no
+# limit); NS_SLURM_SOURCE the
 # Slurm source tree (default: SLURM_SOURCE of the build's Makefile);
 # NS_EXPECT_LIST, NS_EXPECT_DIFFERENCES: other list and differences files;
 # NS_EXPECT_KEEP=1 keeps the logs (they are kept anyway when a test point
@@ -85,6 +90,12 @@ config_file=$top_srcdir/tests/slurm/expect-nodeshare.json
 tmo=${NS_EXPECT_TIMEOUT:-60}
 idle_tmo=${NS_EXPECT_IDLE_TIMEOUT:-60}
 max_restarts=${NS_EXPECT_MAX_RESTARTS:-4}
+deadline=
+case ${NS_EXPECT_BUDGET:-} in
+    '') ;;
+    *[!0-9]*) echo "Bail out! NS_EXPECT_BUDGET: expected a number of seconds, got '$NS_EXPECT_BUDGET'"; exit 1 ;;
+    *) deadline=$(($(date +%s) + NS_EXPECT_BUDGET)) ;;
+esac
 if [ -n "${NS_EXPECT_TESTS:-}" ]; then
     tests=$NS_EXPECT_TESTS
 else
@@ -185,6 +196,10 @@ EOF
     : >"$dir/results"
     restarts=0
     for t in "$@"; do
+        if [ -n "$deadline" ] && [ "$(date +%s)" -ge "$deadline" ]; then
+            echo "# $side: NS_EXPECT_BUDGET of $NS_EXPECT_BUDGET s spent; $t and the tests after it are not run" >&2
+            break
+        fi
         before=$(lines_of "$dir/jobcomp.txt")
         ctld_mark=$(lines_of "$NS_CLUSTER_DIR/slurmctld.log")
         t0=$(date +%s)
