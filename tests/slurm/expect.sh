@@ -218,7 +218,7 @@ EOF
         if ! _ns_alive "$NS_CLUSTER_DIR/slurmctld.pid"; then
             res=crashed
             stuck_report "$side" "$t" "slurmctld exited during the test"
-        elif ! timeout 20 scontrol ping >/dev/null 2>&1; then
+        elif ! ns_ctld_answers; then
             res=stuck
             stuck_report "$side" "$t" "slurmctld does not answer"
         else
@@ -268,7 +268,7 @@ stuck_report () {
         done
         [ -z "$dead" ] || echo "daemons not running:$dead"
         if _ns_alive "$d/slurmctld.pid"; then
-            if timeout 10 scontrol ping >/dev/null 2>&1; then
+            if ns_ctld_answers; then
                 echo "nodes: $(timeout 10 sinfo -h -N -o '%N %t %E' 2>&1 | grep -v ' idle ' | tr '\n' ';')"
                 echo "jobs: $(timeout 10 squeue -h -o '%i %T %r %N' 2>&1 | tr '\n' ';')"
             elif command -v gdb >/dev/null 2>&1; then
@@ -299,7 +299,7 @@ fresh_cluster () {
     local old=$NS_CLUSTER_DIR
     # A slurmctld that does not answer would hold up ns_cluster_stop's
     # scancel and squeue: it goes first, by its pid file.
-    if _ns_alive "$old/slurmctld.pid" && ! timeout 10 scontrol ping >/dev/null 2>&1; then
+    if _ns_alive "$old/slurmctld.pid" && ! ns_ctld_answers; then
         kill -KILL "$(cat "$old/slurmctld.pid")" 2>/dev/null
     fi
     ns_cluster_stop >/dev/null 2>&1

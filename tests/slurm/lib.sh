@@ -145,7 +145,8 @@
 #                                sbatch writes slurm-N.out into the cwd,
 #                                e.g. the build tree: distcheck then fails.)
 #   ns_wait_all_idle [TIMEOUT_S=30]  until no job is pending/running and
-#                                every node is idle.
+#                                every node is idle (wall time).
+#   ns_ctld_answers              slurmctld runs and answers a ping in 10 s.
 #   ns_sacct_wait JOBID... [-- TIMEOUT_S=60]  (NS_ACCOUNTING=1) until sacct
 #                                knows every job as finished (slurmctld
 #                                sends records to slurmdbd asynchronously).
@@ -657,12 +658,19 @@ _ns_start_ctld () {   # [extra slurmctld args]
     }
 }
 
+# ns_ctld_answers: this cluster's slurmctld runs and `scontrol ping` says
+# UP within 10 s.
+ns_ctld_answers () {
+    _ns_alive "$NS_CLUSTER_DIR/slurmctld.pid" &&
+        timeout 10 scontrol ping 2>/dev/null | grep -q 'is UP'
+}
+
 # _ns_wait_ctld TIMEOUT_S: until `scontrol ping` says UP.
 _ns_wait_ctld () {
     local t
     t=0
     while [ "$t" -lt $(($1 * 5)) ]; do
-        scontrol ping 2>/dev/null | grep -q 'is UP' && return 0
+        ns_ctld_answers && return 0
         _ns_alive "$NS_CLUSTER_DIR/slurmctld.pid" || return 1
         sleep 0.2
         t=$((t + 1))
