@@ -259,7 +259,7 @@ EOF
 # since the test began (ctld_mark), and a backtrace when slurmctld left a
 # core and gdb is there.
 stuck_report () {
-    local side=$1 t=$2 why=$3 d=$NS_CLUSTER_DIR f dead core
+    local side=$1 t=$2 why=$3 d=$NS_CLUSTER_DIR f dead core busy
     {
         echo "$why"
         dead=""
@@ -267,9 +267,21 @@ stuck_report () {
             _ns_alive "$f" || dead="$dead $(basename "$f" .pid)"
         done
         [ -z "$dead" ] || echo "daemons not running:$dead"
+        # how each ended, in its own words
+        for f in $dead; do
+            [ -f "$d/$f.log" ] || continue
+            tail -n 4 "$d/$f.log" | sed "s/^/$f.log: /"
+        done
         if _ns_alive "$d/slurmctld.pid"; then
             if ns_ctld_answers; then
-                echo "nodes: $(timeout 10 sinfo -h -N -o '%N %t %E' 2>&1 | grep -v ' idle ' | tr '\n' ';')"
+                busy=$(timeout 10 sinfo -h -N -o '%N %t %E' 2>&1 | grep -v ' idle ')
+                echo "nodes: $(echo "$busy" | tr '\n' ';')"
+                # the last errors of the slurmd of each node not idle
+                for f in $(echo "$busy" | awk '{ print $1 }' | sort -u); do
+                    [ -f "$d/slurmd.$f.log" ] || continue
+                    grep -E ' (error|fatal): ' "$d/slurmd.$f.log" | tail -n 3 |
+                        sed "s/^/slurmd.$f.log: /"
+                done
                 echo "jobs: $(timeout 10 squeue -h -o '%i %T %r %N' 2>&1 | tr '\n' ';')"
             elif command -v gdb >/dev/null 2>&1; then
                 # alive but not answering: where its threads wait

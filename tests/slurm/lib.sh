@@ -315,12 +315,29 @@ _ns_tail () {
     fi
 }
 
-# _ns_alive PIDFILE: the pid in PIDFILE is a live process.
+# _ns_pidfile_comm PIDFILE: the program a pid file of ours names
+# (slurmctld.pid, slurmd.NODE.pid, munged.pid, slurmdbd.pid, mariadbd.pid),
+# or nothing for another file.
+_ns_pidfile_comm () {
+    case ${1##*/} in
+        slurmctld.pid) echo slurmctld ;;
+        slurmd.*.pid) echo slurmd ;;
+        munged.pid) echo munged ;;
+        slurmdbd.pid) echo slurmdbd ;;
+        mariadbd.pid) echo mariadbd ;;
+    esac
+}
+
+# _ns_alive PIDFILE: the pid in PIDFILE is a live process of the program
+# the file is named after.  A daemon that died leaves its pid file, and
+# pids are reused (pid_max may be 32768): a test that starts thousands of
+# processes can give a dead slurmd's pid to another program, which must
+# neither count as that slurmd nor be stopped in its place.
 _ns_alive () {
     local pid
     [ -s "$1" ] || return 1
     pid=$(cat "$1" 2>/dev/null)
-    [ -n "$pid" ] && _ns_pid_alive "$pid"
+    [ -n "$pid" ] && _ns_pid_alive "$pid" "$(_ns_pidfile_comm "$1")"
 }
 
 # _ns_port_used PORT: something listens on PORT (tcp/tcp6, any address).
@@ -1023,16 +1040,16 @@ _ns_stop_pidfiles () {
         [ -s "$f" ] || { rm -f "$f"; continue; }
         pid=$(cat "$f" 2>/dev/null)
         case "$pid" in ''|*[!0-9]*) rm -f "$f"; continue ;; esac
-        if _ns_pid_alive "$pid"; then
+        if _ns_pid_alive "$pid" "$(_ns_pidfile_comm "$f")"; then
             kill -TERM "$pid" 2>/dev/null
-            pids="$pids $pid"
+            pids="$pids $pid:$(_ns_pidfile_comm "$f")"
         fi
     done
     t=0
     while [ "$t" -lt 100 ]; do
         left=""
         for pid in $pids; do
-            _ns_pid_alive "$pid" && left="$left $pid"
+            _ns_pid_alive "${pid%%:*}" "${pid#*:}" && left="$left ${pid%%:*}"
         done
         [ -z "$left" ] && break
         sleep 0.1
@@ -1081,13 +1098,20 @@ _ns_stepd_pids () {
             }'
 }
 
-# _ns_pid_alive PID: running (a zombie waiting for init counts as gone).
+# _ns_pid_alive PID [COMM]: running (a zombie waiting for init counts as
+# gone) and, with COMM, running that program (/proc/PID/comm; MariaDB's
+# server may call itself mysqld).
 _ns_pid_alive () {
+    local comm
     kill -0 "$1" 2>/dev/null || return 1
     case "$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null)" in
         Z|X) return 1 ;;
     esac
-    return 0
+    [ -n "${2:-}" ] || return 0
+    comm=$(cat "/proc/$1/comm" 2>/dev/null)
+    [ "$comm" = "$2" ] && return 0
+    [ "$2" = mariadbd ] && [ "$comm" = mysqld ] && return 0
+    return 1
 }
 
 ns_cluster_stop () {
