@@ -1129,9 +1129,15 @@ ns_cluster_stop () {
             sleep 0.2
         done
     fi
-    # The watchdog first (it would race with us).
+    # The watchdog first (it would race with us): a shell like this one,
+    # unless it is gone and its pid reused.
     if [ -s "$d/watchdog.pid" ]; then
-        kill -TERM "$(cat "$d/watchdog.pid")" 2>/dev/null
+        p=$(cat "$d/watchdog.pid" 2>/dev/null)
+        case $p in
+            ''|*[!0-9]*) ;;
+            *) _ns_pid_alive "$p" "$(cat /proc/$$/comm 2>/dev/null)" &&
+                   kill -TERM "$p" 2>/dev/null ;;
+        esac
         rm -f "$d/watchdog.pid"
     fi
     # All Slurm daemons together: each takes 1-2 s to exit on SIGTERM, and
