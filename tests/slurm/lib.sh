@@ -1098,9 +1098,12 @@ _ns_stepd_pids () {
             }'
 }
 
-# _ns_pid_alive PID [COMM]: running (a zombie waiting for init counts as
-# gone) and, with COMM, running that program (/proc/PID/comm; MariaDB's
-# server may call itself mysqld).
+# _ns_pid_alive PID [NAME]: running (a zombie waiting for init counts as
+# gone) and, with NAME, running that program: /proc/PID/comm is NAME or
+# NAME-SUFFIX (Debian 13 installs slurmctld-wlm and slurmd-wlm behind
+# the slurmctld and slurmd links, and Slurm 24.11 re-executes them by
+# their real name on `scontrol reconfigure`); MariaDB's server may call
+# itself mysqld.
 _ns_pid_alive () {
     local comm
     kill -0 "$1" 2>/dev/null || return 1
@@ -1109,7 +1112,9 @@ _ns_pid_alive () {
     esac
     [ -n "${2:-}" ] || return 0
     comm=$(cat "/proc/$1/comm" 2>/dev/null)
-    [ "$comm" = "$2" ] && return 0
+    case $comm in
+        "$2"|"$2"-*) return 0 ;;
+    esac
     [ "$2" = mariadbd ] && [ "$comm" = mysqld ] && return 0
     return 1
 }
