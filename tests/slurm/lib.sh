@@ -1034,15 +1034,16 @@ ns_cluster_dump () {
 # files at once, wait up to 10 s for all of them, then SIGKILL the rest.
 # Removes the pid files.  Only pids read from our own pid files are signalled.
 _ns_stop_pidfiles () {
-    local f pid pids t left
+    local f pid pids t left name
     pids=""
     for f in "$@"; do
         [ -s "$f" ] || { rm -f "$f"; continue; }
         pid=$(cat "$f" 2>/dev/null)
         case "$pid" in ''|*[!0-9]*) rm -f "$f"; continue ;; esac
-        if _ns_pid_alive "$pid" "$(_ns_pidfile_comm "$f")"; then
+        name=$(_ns_pidfile_comm "$f")
+        if _ns_pid_alive "$pid" "$name"; then
             kill -TERM "$pid" 2>/dev/null
-            pids="$pids $pid:$(_ns_pidfile_comm "$f")"
+            pids="$pids $pid:$name"
         fi
     done
     t=0
