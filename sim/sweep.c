@@ -382,6 +382,14 @@ static int check_vary_key (struct reader *r, const char *key)
     if (!*key)
         return ns_jr_fail_errno (&r->j, EINVAL, "expected a nodeshare.json key path "
                      "(e.g. fallback_after, programs.LAM.weight), got \"\"");
+    for (const unsigned char *c = (const unsigned char *)key; *c; c++)
+        if (*c < 0x20 || *c == 0x7f) {
+            char q[NS_JSON_GOT_MAX];
+            return ns_jr_fail_errno (&r->j, EINVAL, "expected a nodeshare.json "
+                         "key path of dot-separated names without control "
+                         "characters, got %s",
+                         ns_json_quote (key, q, sizeof (q)));
+        }
     for (;;) {
         size_t n = strcspn (p, ".");
         if (n == 0) {
@@ -888,10 +896,12 @@ char *ns_sweep_cell_config (const ns_sweep_t *sw, const ns_sweep_cell_t *cell,
                 json_object_object_add (obj, seg, next);
             }
             else if (!json_object_is_type (next, json_type_object)) {
-                ns_error_set (err, EINVAL, "%s: vary[\"%s\"]: expected a "
+                char qk[NS_JSON_GOT_MAX], qs[NS_JSON_GOT_MAX];
+                ns_error_set (err, EINVAL, "%s: vary[%s]: expected a "
                               "path through objects of %s, but %s is not an "
-                              "object there", sw->src, vy->key, base_src,
-                              seg);
+                              "object there", sw->src,
+                              ns_json_quote (vy->key, qk, sizeof (qk)),
+                              base_src, ns_json_quote (seg, qs, sizeof (qs)));
                 free (path);
                 goto done;
             }

@@ -1191,7 +1191,34 @@ ns_cluster_restart_ctld () {
     d=$NS_CLUSTER_DIR
     _ns_path
     _ns_stop_pidfiles "$d/slurmctld.pid"
-    _ns_start_ctld
+    _ns_start_ctld || return 1
+    # Until every node answers the new slurmctld: a job submitted before
+    # would be placed among fewer nodes, as stock places it then too.
+    ns_wait_nodes_up "${NS_START_TIMEOUT:-30}" || {
+        _ns_err "nodes do not answer the restarted slurmctld"
+        ns_cluster_dump >&2
+        return 1
+    }
+}
+
+# ns_wait_nodes_up [TIMEOUT_S]: until no node is down, drained, failing,
+# unknown, completing or not responding (sinfo's %t: no '*'), whatever
+# jobs run on them.
+ns_wait_nodes_up () {
+    local end seen
+    end=$(($(date +%s) + ${1:-30}))
+    while :; do
+        seen=$(timeout 10 sinfo -h -o '%t' 2>&1 | sort -u | tr '\n' ' ')
+        case "$seen" in
+            '') ;;
+            *'*'*|*down*|*drain*|*drng*|*fail*|*unk*|*comp*|*inval*|*rror*) ;;
+            *) return 0 ;;
+        esac
+        [ "$(date +%s)" -lt "$end" ] || break
+        sleep 0.2
+    done
+    echo "# ns_wait_nodes_up: after ${1:-30} s sinfo says: $seen" >&2
+    return 1
 }
 
 ns_cluster_reconfigure () {

@@ -170,7 +170,7 @@ show_queue () {
 
 clean_slate () {
     scancel $(squeue -h -o %i) 2>/dev/null
-    ns_wait_all_idle 30 >/dev/null
+    ns_wait_all_idle 30
 }
 
 ##
@@ -578,7 +578,9 @@ reconfigure () {
     tap_ok $? "[$tp] with the file fixed slurmctld starts again"
     j=$(sub lmp_serial -n 24)
     ns_wait_job_state "$j" RUNNING 20
-    tap_is "$(cpus_per_node "$j")" "12 12" "[$tp]   and stripes again"
+    tap_is "$(cpus_per_node "$j")" "12 12" "[$tp]   and stripes again" ||
+        { show_queue; sinfo -N -o "%N %t %C" 2>&1 | sed 's/^/#   /'
+          grep -F "nodeshare" "$(log)" | tail -15 | sed 's/^/#   /'; }
     clean_slate
 }
 

@@ -170,7 +170,7 @@ static void test_good (void)
                                 "base.json", &err);
     ok (cfg == NULL, "a value under a number fails");
     is_str (err.text, "s.json: vary[\"programs.LAM.slowdown\"]: expected a "
-            "path through objects of base.json, but LAM is not an object "
+            "path through objects of base.json, but \"LAM\" is not an object "
             "there", "  with where and why");
     free (cfg);
     cfg = ns_sweep_cell_config (sw, &c, "{ \"policy\": ", "base.json", &err);
@@ -258,6 +258,10 @@ static void test_limits (void)
     is_str (bad ("{\"traces\": [\"a\\u0001b\"]}"),
             "s.json: traces[0]: expected a trace file name, got "
             "\"a\\u0001b\"", "a control character in a name");
+    is_str (bad ("{\"traces\": [\"a\"], \"vary\": {\"policy.\\n\\nx\": [1]}}"),
+            "s.json: vary[\"policy.\\n\\nx\"]: expected a nodeshare.json key "
+            "path of dot-separated names without control characters, got "
+            "\"policy.\\n\\nx\"", "a control character in a vary key");
 }
 
 static char *read_text (const char *path)
