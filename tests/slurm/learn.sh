@@ -203,8 +203,7 @@ tap_ok $? "  save_every 0 again: the next job end saves all ($n in the state, $s
 # A job that ended just before the SIGKILL can be recovered as running
 # from slurmctld's older job state while its nodes still hold it (22.05:
 # it then stays RUNNING): nothing of it may share the nodes below.
-scancel $(squeue -h -o %i) 2>/dev/null
-ns_wait_all_idle 60
+ns_cancel_all 60
 
 # A state that does not load: set aside, never fatal.
 echo '{ "version": 1, "node_cores": 24, "observations": [ { "program": 7 } ] }' >"$state"

@@ -1018,6 +1018,13 @@ ns_wait_all_idle () {   # [TIMEOUT_S]
     return 1
 }
 
+# ns_cancel_all [TIMEOUT_S]: cancel every job and wait until the cluster
+# is idle (ns_wait_all_idle: what is left is printed on a timeout).
+ns_cancel_all () {
+    scancel $(squeue -h -o %i) 2>/dev/null
+    ns_wait_all_idle "${1:-30}"
+}
+
 ns_cluster_dump () {
     local f
     echo "# cluster dir: ${NS_CLUSTER_DIR:-none}"

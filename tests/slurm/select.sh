@@ -169,8 +169,7 @@ show_queue () {
 }
 
 clean_slate () {
-    scancel $(squeue -h -o %i) 2>/dev/null
-    ns_wait_all_idle 30
+    ns_cancel_all 30
 }
 
 ##
@@ -579,8 +578,7 @@ reconfigure () {
     j=$(sub lmp_serial -n 24)
     ns_wait_job_state "$j" RUNNING 20
     tap_is "$(cpus_per_node "$j")" "12 12" "[$tp]   and stripes again" ||
-        { show_queue; sinfo -N -o "%N %t %C" 2>&1 | sed 's/^/#   /'
-          grep -F "nodeshare" "$(log)" | tail -15 | sed 's/^/#   /'; }
+        { ns_cluster_dump; grep -F nodeshare "$(log)" | tail -15 | sed 's/^/#   /'; }
     clean_slate
 }
 
