@@ -118,6 +118,15 @@ subplain () {
         --wrap "exec $scratch/bin/$prog 600"
 }
 
+# steps_run JOBID...: each job's step 0 (its srun) runs.
+steps_run () {
+    local s j
+    s=$(squeue -h -s -o %i 2>/dev/null)
+    for j in "$@"; do
+        printf '%s\n' "$s" | grep -qx "$j\.0" || return 1
+    done
+}
+
 nodes_of () {
     ns_job_field "$1" NodeList
 }
@@ -526,7 +535,10 @@ uneven () {
 restart () {
     a=$(sub lmp_serial -n 24)
     b=$(sub abq_std -n 24)
-    ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
+    # Their sruns too: an srun that asks slurmctld for its step while it
+    # restarts fails, and its job ends.
+    ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20 &&
+        ns_poll 20 steps_run "$a" "$b"
     tap_ok $? "[$tp] LAM $a and ABQ $b run"
     ns_cluster_restart_ctld
     tap_ok $? "[$tp] slurmctld restarts with running jobs"
