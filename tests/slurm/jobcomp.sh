@@ -2,14 +2,20 @@
 # tests/slurm/jobcomp.sh - what tests/slurm/expect.sh compares of a test's
 # jobs, from JobCompType=jobcomp/filetxt lines (sourced; POSIX sh and awk).
 
+# One line per job on stdin ("1:1", "2:24", "c") -> one line, sorted,
+# repeats counted: "1:1x2 2:24".
+_ns_tally () {
+    sort -t: -k1,1n -k2,2n | uniq -c |
+        awk '{ printf "%s%s%s", (NR > 1 ? " " : ""), $2, ($1 > 1 ? "x" $1 : "") }'
+}
+
 # NodeCnt:ProcCnt of the jobcomp lines after line SKIP, sorted, repeats
 # counted: "1:1x2 2:24" (two jobs of 1 node and 1 CPU, one of 2 and 24).
 nodecounts () {   # FILE SKIP
     [ -f "$1" ] || return 0
     tail -n +"$(($2 + 1))" "$1" |
         sed -n 's/.* NodeCnt=\([0-9]*\) ProcCnt=\([0-9]*\) .*/\1:\2/p' |
-        sort -t: -k1,1n -k2,2n | uniq -c |
-        awk '{ printf "%s%s%s", (NR > 1 ? " " : ""), $2, ($1 > 1 ? "x" $1 : "") }'
+        _ns_tally
 }
 
 # The same, with every job cancelled within 2 s of its submission written
@@ -42,6 +48,5 @@ stablecounts () {   # FILE SKIP
             else
                 print nc ":" pc
         }' |
-        sort -t: -k1,1n -k2,2n | uniq -c |
-        awk '{ printf "%s%s%s", (NR > 1 ? " " : ""), $2, ($1 > 1 ? "x" $1 : "") }'
+        _ns_tally
 }
