@@ -70,6 +70,7 @@ struct opts {
     int strict;
     int check;
     int quiet;
+    int replay_all;         /* --replay-all */
     int assign_classes;
     int64_t max_jobs;
     uint64_t seed;
@@ -141,6 +142,9 @@ struct task {
     /* progress (under pool.lock) */
     int state;
     int done_jobs, total_jobs;
+    /* The task whose replay is this one's (ns_sim_schedule_is_packs ():
+     * pack's), which writes this one's outputs too; -1: none */
+    int twin_of;
 };
 
 struct pool {
@@ -234,6 +238,9 @@ static void usage (FILE *f)
 "                         the failed and the missing\n"
 "      --cell I           with --sweep: run cell I only (an array task)\n"
 "      --check            verify cluster invariants after every event\n"
+"      --replay-all       replay every policy, also those whose schedule is\n"
+"                         pack's on this trace (no job gains from\n"
+"                         striping): by default they take pack's replay\n"
 "  -q, --quiet            no progress line\n"
 "  -h, --help             this help\n"
 "  -V, --version          print the version\n");
@@ -280,6 +287,7 @@ enum {
     OPT_ASSIGN, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SVG, OPT_CHECK,
     OPT_BASELINE, OPT_MIX, OPT_SACCT, OPT_COMPARE, OPT_SLURM_CONF,
     OPT_SWEEP, OPT_SLURM, OPT_COLLECT, OPT_CELL, OPT_SBATCH_ARGS,
+    OPT_REPLAY_ALL,
 };
 
 static const struct option longopts[] = {
@@ -305,6 +313,7 @@ static const struct option longopts[] = {
     { "csv", required_argument, NULL, OPT_CSV },
     { "svg", required_argument, NULL, OPT_SVG },
     { "check", no_argument, NULL, OPT_CHECK },
+    { "replay-all", no_argument, NULL, OPT_REPLAY_ALL },
     { "compare-placements", required_argument, NULL, OPT_COMPARE },
     { "slurm-conf", required_argument, NULL, OPT_SLURM_CONF },
     { "sweep", required_argument, NULL, OPT_SWEEP },
@@ -411,6 +420,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
     case OPT_CSV: o->csv = arg; return 0;
     case OPT_SVG: o->svg = arg; return 0;
     case OPT_CHECK: o->check = 1; return 0;
+    case OPT_REPLAY_ALL: o->replay_all = 1; return 0;
     case OPT_COMPARE: o->compare = arg; return 0;
     case OPT_SLURM_CONF: o->slurm_conf = arg; return 0;
     case OPT_SWEEP: o->sweep = arg; return 0;
@@ -860,11 +870,11 @@ static void progress (ns_sim_t *sim, int done, int total, void *arg)
     pthread_mutex_unlock (&p->lock);
 }
 
-static ns_sim_t *new_sim (struct task *t)
+/* The configuration of a replay of policy k. */
+static ns_simconf_t sim_conf (const struct run *r, int k)
 {
-    const struct run *r = t->pool->r;
-    ns_simconf_t conf = {
-        .policy = r->policies[t->k],
+    return (ns_simconf_t){
+        .policy = r->policies[k],
         .backfill = r->o.backfill,
         .bf_depth = r->o.bf_depth,
         .overrun = r->o.overrun,
@@ -874,6 +884,24 @@ static ns_sim_t *new_sim (struct task *t)
         .progs = r->progs,
         .machine = r->machine,
     };
+}
+
+/* Does task t write the outputs of policy `name` (its own or a twin's)? */
+static int writes_for (const struct task *t, const char *name)
+{
+    const struct pool *p = t->pool;
+    int me = (int)(t - p->tasks);
+    for (int i = 0; i < p->ntasks; i++)
+        if ((i == me || p->tasks[i].twin_of == me)
+            && strcmp (p->r->names[p->tasks[i].k], name) == 0)
+            return 1;
+    return 0;
+}
+
+static ns_sim_t *new_sim (struct task *t)
+{
+    const struct run *r = t->pool->r;
+    ns_simconf_t conf = sim_conf (r, t->k);
     /* The study's strategies are strict: nothing falls back to packing
      * (closed experiments, where a job every rule admits always exists
      * at full load). */
@@ -888,9 +916,8 @@ static ns_sim_t *new_sim (struct task *t)
     ns_sim_set_checking (sim, r->o.check);
     /* The nodes of finished jobs only for the reports that list them */
     ns_sim_set_keep_shares (sim, t->pool->csv
-                                 || (r->o.sacct && strcmp (r->names[t->k],
-                                                           r->sacct_policy)
-                                                   == 0));
+                                 || (r->o.sacct
+                                     && writes_for (t, r->sacct_policy)));
     if (t->pool->progress)
         ns_sim_set_progress (sim, progress, 2000, t);
     return sim;
@@ -932,6 +959,8 @@ static int finish_run (struct task *t, ns_sim_t *sim, double window,
     return 0;
 }
 
+static void write_csv_in_order (struct pool *p);
+
 static int run_trace_policy (struct task *t)
 {
     const struct run *r = t->pool->r;
@@ -958,6 +987,30 @@ static int run_trace_policy (struct task *t)
         die ("%s: %s", t->label, err.text);
     else
         rc = finish_run (t, sim, 0, &tl, t0);
+    /* The policies whose schedule this one is: their outputs from this
+     * replay, each timed on its own */
+    struct pool *p = t->pool;
+    int me = (int)(t - p->tasks);
+    for (int i = 0; i < p->ntasks && rc == 0; i++) {
+        struct task *u = &p->tasks[i];
+        if (u->twin_of != me)
+            continue;
+        pthread_mutex_lock (&p->lock);
+        u->state = TASK_RUNNING;
+        pthread_mutex_unlock (&p->lock);
+        rc = finish_run (u, sim, 0, &tl, wall ());
+        pthread_mutex_lock (&p->lock);
+        u->state = rc < 0 ? TASK_FAILED : TASK_DONE;
+        if (rc == 0 && p->csv)
+            write_csv_in_order (p);
+        if (rc == 0 && p->progress) {
+            progress_erase (p);
+            fprintf (stderr, "%s: done with %s's replay\n", u->label,
+                     t->label);
+            progress_draw (p);
+        }
+        pthread_mutex_unlock (&p->lock);
+    }
     ns_sim_destroy (sim);
     return rc;
 }
@@ -1022,6 +1075,8 @@ static void *worker (void *arg)
     pthread_mutex_lock (&p->lock);
     while (!p->failed && p->next < p->ntasks) {
         struct task *t = &p->tasks[p->next++];
+        if (t->twin_of >= 0)
+            continue;   /* the task it is the twin of writes it */
         t->state = TASK_RUNNING;
         if (p->progress)
             progress_draw (p);
@@ -1044,6 +1099,44 @@ static void *worker (void *arg)
     }
     pthread_mutex_unlock (&p->lock);
     return NULL;
+}
+
+/* Trace replays of policies whose schedule is pack's (see
+ * ns_sim_schedule_is_packs ()) are not run again when pack runs too:
+ * pack's task writes their outputs from its replay.  Not with --check
+ * (every replay checks its invariants) or --replay-all. */
+static void find_twins (struct run *r, struct pool *p)
+{
+    int pk = -1;
+    for (int i = 0; i < p->ntasks && pk < 0; i++)
+        if (r->policies[p->tasks[i].k].kind == NS_POLICY_PACK)
+            pk = i;
+    if (pk < 0 || r->o.check || r->o.replay_all)
+        return;
+    const ns_policy_t *pack = &r->policies[p->tasks[pk].k];
+    char list[512] = "";
+    size_t len = 0;
+    int n = 0;
+    for (int i = 0; i < p->ntasks; i++) {
+        const ns_policy_t *pol = &r->policies[p->tasks[i].k];
+        ns_simconf_t conf = sim_conf (r, p->tasks[i].k);
+        if (i == pk || pol->fallback_after != pack->fallback_after
+            || pol->seed != pack->seed
+            || pol->max_cotenants != pack->max_cotenants
+            || !ns_sim_schedule_is_packs (&conf, r->jobs, r->njobs))
+            continue;
+        p->tasks[i].twin_of = pk;
+        if (len < sizeof (list))
+            len += (size_t)snprintf (list + len, sizeof (list) - len, "%s%s",
+                                     n++ ? ", " : "", r->names[p->tasks[i].k]);
+    }
+    if (n)
+        fprintf (stderr, "nodeshare-sim: note: no job of the trace gains "
+                 "from striping: %s place%s every job as pack does, so %s "
+                 "pack's replay (--replay-all replays %s too)\n", list,
+                 n > 1 ? "" : "s", n > 1 ? "their schedules are"
+                                         : "its schedule is",
+                 n > 1 ? "them" : "it");
 }
 
 /* Every policy (at every load) in up to --jobs threads.  Outputs are
@@ -1074,6 +1167,7 @@ static int run_tasks (struct run *r, const double *loads, int nloads)
             .k = i % np,
             .load = nloads ? loads[i / np] : -1,
             .m = &r->metrics[i],
+            .twin_of = -1,
         };
         if (nloads)
             snprintf (t->label, sizeof (t->label), "%s@%.2f",
@@ -1081,6 +1175,8 @@ static int run_tasks (struct run *r, const double *loads, int nloads)
         else
             snprintf (t->label, sizeof (t->label), "%s", r->names[t->k]);
     }
+    if (!nloads)
+        find_twins (r, &p);
     pthread_mutex_init (&p.lock, NULL);
     /* This thread is a worker too: if a thread cannot be created, the
      * others do its share. */
@@ -1411,7 +1507,13 @@ static int run_all (struct run *r)
         }
         if (load_trace (r) < 0 || machine_size (r) < 0)
             return -1;
-        qsort (r->jobs, r->njobs, sizeof (ns_simjob_t), cmp_submit);
+        /* A trace is usually in order of submission already: sorting
+         * it then is a pass of comparisons, not a sort */
+        int64_t k = 1;
+        while (k < r->njobs && cmp_submit (&r->jobs[k - 1], &r->jobs[k]) < 0)
+            k++;
+        if (k < r->njobs)
+            qsort (r->jobs, r->njobs, sizeof (ns_simjob_t), cmp_submit);
         if (r->o.assign_classes)
             assign_classes (r, nconf);
         one_core_note (r, cores_from_header);

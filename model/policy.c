@@ -157,6 +157,7 @@ const char *ns_pack_why_name (ns_pack_why_t w)
 struct ns_pack_cache {
     uint64_t version[2];    /* [busy_only]: 0 never matches */
     int n[2];
+    long long total[2];     /* the sum of cpus[b] */
     int *start[2], *end[2], *cpus[2];
     struct fit {
         uint64_t version;
@@ -562,29 +563,40 @@ static int pack_cached (const struct decide *d)
            && d->req->cpus_per_task == 1;
 }
 
-static void pack_runs (const struct decide *d, int busy_only, struct runs *r)
+/* The runs pack takes from, in *r, and their total of CPUs.  Through the
+ * cache, r points at the cache's arrays (read only: pack_take () copies
+ * them before it spends their CPUs); else they are built in r's own
+ * arrays. */
+static long long pack_runs (const struct decide *d, int busy_only,
+                            struct runs *r)
 {
     if (!pack_cached (d)) {
         r->n = ns_cluster_runs (d->c, d->mask, busy_only,
                                 d->req->cpus_per_task, d->limp, r->start,
                                 r->end, r->cpus);
-        return;
+        long long total = 0;
+        for (int i = 0; i < r->n; i++)
+            total += r->cpus[i];
+        return total;
     }
     struct ns_pack_cache *pc = d->pl->cache;
     uint64_t v = ns_cluster_version (d->c);
     if (pc->version[busy_only] != v) {
-        pc->n[busy_only] = ns_cluster_runs (d->c, NULL, busy_only, 1, NULL,
-                                            pc->start[busy_only],
-                                            pc->end[busy_only],
-                                            pc->cpus[busy_only]);
+        int n = ns_cluster_runs (d->c, NULL, busy_only, 1, NULL,
+                                 pc->start[busy_only], pc->end[busy_only],
+                                 pc->cpus[busy_only]);
+        long long total = 0;
+        for (int i = 0; i < n; i++)
+            total += pc->cpus[busy_only][i];
+        pc->n[busy_only] = n;
+        pc->total[busy_only] = total;
         pc->version[busy_only] = v;
     }
-    /* pack_take () spends the runs' cpus: a copy */
+    r->start = pc->start[busy_only];
+    r->end = pc->end[busy_only];
+    r->cpus = pc->cpus[busy_only];
     r->n = pc->n[busy_only];
-    size_t sz = sizeof (int) * (size_t)r->n;
-    memcpy (r->start, pc->start[busy_only], sz);
-    memcpy (r->end, pc->end[busy_only], sz);
-    memcpy (r->cpus, pc->cpus[busy_only], sz);
+    return pc->total[busy_only];
 }
 
 /* ns_cluster_best_fit () through the pack cache when it applies. */
@@ -677,39 +689,49 @@ static int pack_take (struct decide *d, int busy_only)
     int *need = pl->scratch + 3 * pl->cap;     /* 0: run not taken */
     int rem = d->req->ntasks * d->req->cpus_per_task;
     d->found = 0;
-    pack_runs (d, busy_only, &r);
-    long long total = 0;
-    for (int i = 0; i < r.n; i++) {
-        total += r.cpus[i];
-        need[i] = 0;
-    }
+    long long total = pack_runs (d, busy_only, &r);
     if (total < rem)
         return 0;
     int b = pack_tightest (&r, rem);
-    if (b < 0) {
-        /* No run holds it: the largest runs, in order, until one does
-         * (a max-heap: only the runs taken are ordered). */
-        long long *heap = pl->order;
-        int nh = r.n;
-        for (int i = 0; i < r.n; i++)
-            heap[i] = ((long long)r.cpus[i] << 32) | (unsigned)(INT_MAX - i);
-        for (int i = nh / 2 - 1; i >= 0; i--)
-            sift_down (heap, nh, i);
-        while (nh > 0 && b < 0) {
-            int l = INT_MAX - (int)(heap[0] & 0xffffffff);
-            heap[0] = heap[--nh];
-            sift_down (heap, nh, 0);
-            if (r.cpus[l] >= rem)
-                b = pack_tightest (&r, rem);
-            else {
-                need[l] = rem;
-                rem -= r.cpus[l];
-                r.cpus[l] = 0;
-            }
-        }
-        if (b < 0)
-            return 0;       /* cannot happen: total >= rem */
+    if (b >= 0) {
+        /* One run holds it (the usual case): only that run is taken */
+        pack_from_run (d, &r, b, busy_only, &rem);
+        return 1;
     }
+    /* No run holds it: the largest runs, in order, until one does (a
+     * max-heap: only the runs taken are ordered).  Their CPUs are spent
+     * as they are taken: the runs are copied to the scratch first. */
+    if (r.start != pl->scratch) {
+        size_t sz = sizeof (int) * (size_t)r.n;
+        memcpy (pl->scratch, r.start, sz);
+        memcpy (pl->scratch + pl->cap, r.end, sz);
+        memcpy (pl->scratch + 2 * pl->cap, r.cpus, sz);
+        r.start = pl->scratch;
+        r.end = pl->scratch + pl->cap;
+        r.cpus = pl->scratch + 2 * pl->cap;
+    }
+    for (int i = 0; i < r.n; i++)
+        need[i] = 0;
+    long long *heap = pl->order;
+    int nh = r.n;
+    for (int i = 0; i < r.n; i++)
+        heap[i] = ((long long)r.cpus[i] << 32) | (unsigned)(INT_MAX - i);
+    for (int i = nh / 2 - 1; i >= 0; i--)
+        sift_down (heap, nh, i);
+    while (nh > 0 && b < 0) {
+        int l = INT_MAX - (int)(heap[0] & 0xffffffff);
+        heap[0] = heap[--nh];
+        sift_down (heap, nh, 0);
+        if (r.cpus[l] >= rem)
+            b = pack_tightest (&r, rem);
+        else {
+            need[l] = rem;
+            rem -= r.cpus[l];
+            r.cpus[l] = 0;
+        }
+    }
+    if (b < 0)
+        return 0;       /* cannot happen: total >= rem */
     need[b] = rem;
     for (int i = 0; i < r.n; i++)
         if (need[i] > 0)

@@ -2118,15 +2118,35 @@ static void account_usage (ns_sim_t *s, double t)
 /* No job of the workload gains from striping: a sharing policy then
  * keeps no empty nodes for stripes and places every job as pack does
  * (design.md section 2). */
+static int gains (const ns_simconf_t *conf, int program)
+{
+    return ns_interf_speedup (conf->model, program)
+           > 1.0 + conf->policy.stripe_margin;
+}
+
+int ns_sim_schedule_is_packs (const ns_simconf_t *conf,
+                              const ns_simjob_t *jobs, int64_t njobs)
+{
+    const ns_policy_t *pol = &conf->policy;
+    if (!(pol->kind == NS_POLICY_MIXED || pol->kind == NS_POLICY_TWINS
+          || pol->kind == NS_POLICY_SAME || pol->kind == NS_POLICY_KEEP
+          || pol->kind == NS_POLICY_MIN_SLOWDOWN)
+        || pol->fallback_after > 0 || pol->seed != 0 || conf->machine
+        || njobs <= 0)
+        return 0;
+    for (int64_t j = 0; j < njobs; j++)
+        if (gains (conf, jobs[j].program))
+            return 0;
+    return 1;
+}
+
 static void check_governed (ns_sim_t *s)
 {
-    const ns_policy_t *pol = &s->conf.policy;
     if (s->governed_checked || s->njobs == 0)
         return;
     s->governed_checked = 1;
     for (int j = 0; j < s->njobs; j++)
-        if (ns_interf_speedup (s->conf.model, s->jobs[j].in->program)
-            > 1.0 + pol->stripe_margin)
+        if (gains (&s->conf, s->jobs[j].in->program))
             return;
     s->conf.policy.ungoverned = 1;
     /* A sharing policy then places every job as pack does, whatever its

@@ -116,6 +116,16 @@ typedef int (*ns_sim_end_f) (ns_sim_t *sim, int job, void *arg,
 typedef int (*ns_sim_pass_f) (ns_sim_t *sim, void *arg, ns_error_t *err);
 
 ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err);
+
+/* Is the replay of these jobs under conf the replay under pack with
+ * conf's other settings, job for job?  So it is for a sharing policy
+ * (mixed, twins, same, keep:P, min-slowdown) when no job's program gains
+ * from striping (design.md section 2: it then places every job as pack
+ * places it), its decisions are a function of the cluster's state
+ * (fallback at once, no seed) and no machine is given.  Then a caller
+ * replaying both may replay pack only. */
+int ns_sim_schedule_is_packs (const ns_simconf_t *conf,
+                              const ns_simjob_t *jobs, int64_t njobs);
 void ns_sim_destroy (ns_sim_t *sim);
 
 /* Add a job; returns its index.  Jobs may be added in any submit order

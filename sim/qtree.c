@@ -10,24 +10,6 @@
 
 #define K NS_QTREE_CLASSES
 
-int ns_qtree_class (int key)
-{
-    if (key <= 0)
-        return 0;
-    int bits = 32 - __builtin_clz ((unsigned)key);
-    return bits < K - 1 ? bits : K - 1;
-}
-
-float ns_qtree_est (double est)
-{
-    if (!(est < FLT_MAX))
-        return FLT_MAX;
-    float f = (float)est;
-    if ((double)f > est)
-        f = nextafterf (f, -INFINITY);
-    return f;
-}
-
 int ns_qtree_grow (ns_qtree_t *t, int nblocks)
 {
     if (nblocks <= t->n)
@@ -59,11 +41,6 @@ void ns_qtree_free (ns_qtree_t *t)
     free (t->est);
     t->est = NULL;
     t->n = 0;
-}
-
-const float *ns_qtree_leaf (const ns_qtree_t *t, int b)
-{
-    return t->est + (size_t)K * (t->n + b);
 }
 
 void ns_qtree_set (ns_qtree_t *t, int b, int cls, float est)

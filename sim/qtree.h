@@ -19,6 +19,8 @@
 #ifndef NODESHARE_QTREE_H
 #define NODESHARE_QTREE_H
 
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 
 #define NS_QTREE_CLASSES 16
@@ -35,19 +37,38 @@ typedef struct {
                                        at most this */
 } ns_qtree_query_t;
 
-/* The class of a key (>= 0). */
-int ns_qtree_class (int key);
+/* The class of a key (>= 0).  Inline: the scans ask it of every job
+ * they look at. */
+static inline int ns_qtree_class (int key)
+{
+    if (key <= 0)
+        return 0;
+    int bits = 32 - __builtin_clz ((unsigned)key);
+    return bits < NS_QTREE_CLASSES - 1 ? bits : NS_QTREE_CLASSES - 1;
+}
 
 /* An estimate as the tree stores it: a float no larger than est. */
-float ns_qtree_est (double est);
+static inline float ns_qtree_est (double est)
+{
+    if (!(est < FLT_MAX))
+        return FLT_MAX;
+    float f = (float)est;
+    if ((double)f > est)
+        f = nextafterf (f, -INFINITY);
+    return f;
+}
+
+/* The tree's minima of leaf b (NS_QTREE_CLASSES floats, read only). */
+static inline const float *ns_qtree_leaf (const ns_qtree_t *t, int b)
+{
+    return t->est + (size_t)NS_QTREE_CLASSES * (t->n + b);
+}
 
 /* Room for nblocks leaves (new ones empty).  0, or -1 out of memory (the
  * tree is unchanged). */
 int ns_qtree_grow (ns_qtree_t *t, int nblocks);
 void ns_qtree_free (ns_qtree_t *t);
 
-/* The minima of leaf b (NS_QTREE_CLASSES floats, read only). */
-const float *ns_qtree_leaf (const ns_qtree_t *t, int b);
 
 /* Leaf b's minimum of class cls becomes est (a value of ns_qtree_est (),
  * or INFINITY for none). */

@@ -286,6 +286,9 @@ int tr_parse_num (const char *s, const char *e, int64_t *vp, int *frac)
     *frac = 0;
     if (s < e && (*s == '-' || *s == '+'))
         neg = *s++ == '-';
+    /* 18 digits never overflow: only later ones are checked */
+    for (; s < e && *s >= '0' && *s <= '9' && digits < 18; s++, digits++)
+        v = v * 10 + (*s - '0');
     for (; s < e && *s >= '0' && *s <= '9'; s++, digits++) {
         int d = *s - '0';
         if (v > (INT64_MAX - d) / 10)

@@ -391,7 +391,7 @@ expect "closed experiment on nodes of one core: the note" 0 \
     --horizon 100000
 "$sim" -q -p twins --json "$tmp/four.json" "$tmp/good.swf" \
     >/dev/null 2>"$tmp/four.err"
-if ! grep -q note "$tmp/four.err" \
+if ! grep -q "note: nodes have" "$tmp/four.err" \
    && [ "$(jfield "$tmp/four.json" note)" = null ]; then
     pass "nodes of 4 cores: no note"
 else
@@ -524,6 +524,24 @@ if [ -f "$kth" ]; then
         fail "KTH 25 x 4 without figures: twins schedules exactly as pack"
         printf '%s\n' "$out" | tail -3 | sed 's/^/#   /'
     fi
+    # so twins takes pack's replay, and says so; --replay-all replays it
+    note="twins places every job as pack does, so its schedule is pack's"
+    a=$(row twins)
+    case $out in
+        *"$note replay (--replay-all replays it too)"*)
+            pass "KTH without figures: the note says twins takes pack's replay" ;;
+        *) fail "KTH without figures: the note says twins takes pack's replay"
+           printf '%s\n' "$out" | head -3 | sed 's/^/#   /' ;;
+    esac
+    out=$("$sim" -q -p pack,twins --replay-all --nodes 25 --cores 4 "$kth" 2>&1)
+    case $out in
+        *"$note"*) fail "--replay-all: twins replayed, no note" ;;
+        *) if [ -n "$a" ] && [ "$(row twins)" = "$a" ]; then
+               pass "--replay-all: twins replayed, no note, the same row"
+           else
+               fail "--replay-all: twins replayed, no note, the same row"
+           fi ;;
+    esac
     out=$("$sim" -q -p pack,twins --assign-classes --nodes 25 --cores 4 \
           "$kth" 2>&1)
     if [ -n "$(row pack)" ] && [ "$(row pack)" != "$(row twins)" ]; then
@@ -532,9 +550,17 @@ if [ -f "$kth" ]; then
         fail "KTH 25 x 4 with figures (--assign-classes): twins differs"
         printf '%s\n' "$out" | tail -3 | sed 's/^/#   /'
     fi
+    case $out in
+        *"gains from striping"*)
+            fail "with figures: twins is replayed (no note)" ;;
+        *) pass "with figures: twins is replayed (no note)" ;;
+    esac
 else
     skip "KTH 25 x 4 without figures: $kth not found"
+    skip "KTH without figures: the note: $kth not found"
+    skip "--replay-all: $kth not found"
     skip "KTH 25 x 4 with figures: $kth not found"
+    skip "with figures: twins is replayed: $kth not found"
 fi
 # --slurm-conf: the machine of a real slurm.conf (Include, ranges,
 # two node sizes, weights, partitions, memory).

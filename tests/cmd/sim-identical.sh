@@ -8,7 +8,9 @@
 # wall_s and peak_rss_mb lines (measurements of the run, not of the
 # schedule) are left out of its sum, and an empty object is written as {}
 # whichever way json-c prints it (json-c 0.16 on Debian 12 spreads it
-# over two lines, 0.18 on Debian 13 does not).  The traces are looked for in
+# over two lines, 0.18 on Debian 13 does not).  No job of these traces
+# gains from striping: the sharing policies take pack's replay, and with
+# --replay-all, replayed each, must give the same sums.  The traces are looked for in
 # $NS_TRACES, else ../shared/traces beside the source tree; a missing
 # trace is skipped.  RICC (447,794 jobs, every policy: about 15 s of CPU)
 # runs only with NS_SIM_FULL=1 (`make bench` sets it); `make check` (also
@@ -28,8 +30,11 @@ write=0
 : >"$tmp/sums"
 
 # replay NAME TRACE ARGS...: one run of every policy; three sums.
+# With KEY=K set, the sums must be those listed for K (another way to
+# the same schedules) and are not written by --write.
 replay () {
     name=$1 trace=$2
+    key=${KEY:-$1}
     shift 2
     if [ ! -f "$traces/$trace" ]; then
         skip "$name: $traces/$trace not found"
@@ -46,18 +51,19 @@ replay () {
         | sed -e ':a' -e 'N' -e '$!ba' -e 's/{\n *}/{}/g' >"$tmp/out.sched"
     for f in txt sched csv; do
         sum=$(sha256sum <"$tmp/out.$f" | cut -d ' ' -f 1)
-        echo "$sum $name.$f" >>"$tmp/sums"
         if [ $write = 1 ]; then
+            [ -n "${KEY:-}" ] && continue
+            echo "$sum $name.$f" >>"$tmp/sums"
             pass "$name.$f: $sum"
             continue
         fi
-        want=$(awk -v k="$name.$f" '$2 == k { print $1 }' "$list")
+        want=$(awk -v k="$key.$f" '$2 == k { print $1 }' "$list")
         if [ -z "$want" ]; then
-            fail "$name.$f: not in $list"
+            fail "$name.$f: $key.$f not in $list"
         elif [ "$sum" = "$want" ]; then
             pass "$name.$f: identical"
         else
-            fail "$name.$f: $sum, listed $want"
+            fail "$name.$f: $sum, listed $want for $key.$f"
         fi
     done
 }
@@ -74,9 +80,22 @@ replay kth-25x4-overrun "$kth" -p pack,exclusive,twins -n 25 -C 4 \
 replay kth-25x4-none "$kth" -p pack,exclusive,twins -n 25 -C 4 -b none
 replay nasa "$nasa" -p all
 replay nasa-32x4 "$nasa" -p all -n 32 -C 4
+# No job of these traces gains from striping: the sharing policies take
+# pack's replay unless --replay-all, which must give the same outputs.
+# replay_all KEY NAME TRACE ARGS...
+replay_all () {
+    KEY=$1
+    shift
+    replay "$@" --replay-all
+    KEY=
+}
+replay_all kth kth-replay-all "$kth" -p all
+replay_all kth-25x4 kth-25x4-replay-all "$kth" -p all -n 25 -C 4
+replay_all nasa-32x4 nasa-32x4-replay-all "$nasa" -p all -n 32 -C 4
 if [ "${NS_SIM_FULL:-0}" = 1 ]; then
     replay ricc "$ricc" -p all
     replay ricc-keep-user27 "$ricc" -p keep:user27
+    replay_all ricc ricc-replay-all "$ricc" -p all
 else
     skip "RICC: NS_SIM_FULL=1 replays it (make bench)"
 fi
