@@ -1039,7 +1039,8 @@ int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
                          int from, int to, int need)
 {
     int best = -1, best_free = 0;
-    if (!c || unit < 1)
+    /* no node has more free cores than the largest node has cores */
+    if (!c || unit < 1 || need > c->max_cores)
         return -1;
     if (from < 0)
         from = 0;
