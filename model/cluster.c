@@ -94,8 +94,12 @@ struct ns_cluster {
         int *start, *end;
         int64_t *cpus;
     } runs[2];
-    int nkept;          /* runs[0 .. nkept-1] are kept (2, or 1 after
-                           ns_cluster_keep_busy_runs (c, 0)) */
+    int kept[2];        /* runs[b] is kept by every change (1, the
+                           default), else counted when asked (0:
+                           ns_cluster_keep_busy_runs, _keep_free_runs) */
+    int open_kept;      /* the open bitmaps are kept (1, the default),
+                           else a node's free cores are looked at when
+                           asked (0: ns_cluster_keep_open) */
     int nlevels;
     int tenant_hint;    /* nodes with this many governed tenants are not
                            open */
@@ -156,7 +160,7 @@ static void update_open (ns_cluster_t *c, int n)
         c->avail[n >> 6] |= bit;
     else
         c->avail[n >> 6] &= ~bit;
-    for (int k = 0; k < c->nlevels; k++) {
+    for (int k = 0; c->open_kept && k < c->nlevels; k++) {
         if (free >= (1 << k))
             c->open[k][n >> 6] |= bit;
         else
@@ -227,7 +231,9 @@ static void run_delete (struct runset *r, int i)
 static void runs_note (ns_cluster_t *c, int n, const int *was, int oldfree)
 {
     int nowfree = c->freec[n];
-    for (int b = 0; b < c->nkept; b++) {
+    for (int b = 0; b < 2; b++) {
+        if (!c->kept[b])
+            continue;
         struct runset *r = &c->runs[b];
         int is = in_runs (c, n, b);
         if (!was[b] && !is)
@@ -345,7 +351,8 @@ ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,
     }
     c->max_cores = cores;
     c->total_cores = (int64_t)cores * nnodes;
-    c->nkept = 2;
+    c->kept[0] = c->kept[1] = 1;
+    c->open_kept = 1;
     c->runs[0].n = 1;   /* every node, all empty */
     c->runs[0].start[0] = 0;
     c->runs[0].end[0] = nnodes - 1;
@@ -763,19 +770,20 @@ int ns_cluster_remove_job (ns_cluster_t *c, uint64_t id, ns_error_t *err)
     return 0;
 }
 
-void ns_cluster_keep_busy_runs (ns_cluster_t *c, int keep)
+/* runs[b] kept (keep) or counted when asked; counted anew from the
+ * nodes when turned back on. */
+static void keep_runs (ns_cluster_t *c, int b, int keep)
 {
-    if (!c || (c->nkept > 1) == (keep != 0))
+    if (!c || c->kept[b] == (keep != 0))
         return;
-    c->nkept = keep ? 2 : 1;
+    c->kept[b] = keep != 0;
     if (!keep)
         return;
-    /* counted anew from the nodes */
-    struct runset *r = &c->runs[1];
+    struct runset *r = &c->runs[b];
     int prev = -2;
     r->n = 0;
     for (int n = 0; n < c->nnodes; n++) {
-        if (!in_runs (c, n, 1))
+        if (!in_runs (c, n, b))
             continue;
         if (r->n > 0 && prev == n - 1) {
             r->end[r->n - 1] = n;
@@ -787,6 +795,25 @@ void ns_cluster_keep_busy_runs (ns_cluster_t *c, int keep)
         }
         prev = n;
     }
+}
+
+void ns_cluster_keep_busy_runs (ns_cluster_t *c, int keep)
+{
+    keep_runs (c, 1, keep);
+}
+
+void ns_cluster_keep_free_runs (ns_cluster_t *c, int keep)
+{
+    keep_runs (c, 0, keep);
+}
+
+void ns_cluster_keep_open (ns_cluster_t *c, int keep)
+{
+    if (!c || c->open_kept == (keep != 0))
+        return;
+    c->open_kept = keep != 0;
+    for (int n = 0; keep && n < c->nnodes; n++)
+        update_open (c, n);
 }
 
 int ns_cluster_set_tenant_hint (ns_cluster_t *c, int k)
@@ -963,6 +990,12 @@ int ns_cluster_next_open (const ns_cluster_t *c, int from, int mincores)
         from = 0;
     if (mincores < 1)
         mincores = 1;
+    if (!c->open_kept) {
+        for (int n = from; n < c->nnodes; n++)
+            if (node_free_for_open (c, &c->nodes[n]) >= mincores)
+                return n;
+        return -1;
+    }
     int k = 31 - __builtin_clz ((unsigned)mincores);
     if (k >= c->nlevels)
         k = c->nlevels - 1;
@@ -1001,7 +1034,7 @@ int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
 {
     if (!c || unit < 1)
         return 0;
-    if (!allowed && !lim && unit == 1 && (!busy_only || c->nkept > 1))
+    if (!allowed && !lim && unit == 1 && c->kept[busy_only ? 1 : 0])
         return runs_kept (c, busy_only, start, end, cpus);
     int nr = 0, prev = -2;
     for (int w = 0; w < c->nwords; w++) {
@@ -1180,7 +1213,7 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
             return ns_error_set (err, EPROTO, "node %d: empty bit %d wrong", n,
                                  bit);
         nempty += bit;
-        for (int k = 0; k < c->nlevels; k++) {
+        for (int k = 0; c->open_kept && k < c->nlevels; k++) {
             int obit = (c->open[k][n >> 6] >> (n & 63)) & 1;
             if (obit != (node_free_for_open (c, nd) >= (1 << k)))
                 return ns_error_set (err, EPROTO,
@@ -1202,7 +1235,9 @@ static int check_nodes (const ns_cluster_t *c, int *tenants_total,
 /* The kept runs against the nodes. */
 static int check_runs (const ns_cluster_t *c, ns_error_t *err)
 {
-    for (int b = 0; b < c->nkept; b++) {
+    for (int b = 0; b < 2; b++) {
+        if (!c->kept[b])
+            continue;
         const struct runset *r = &c->runs[b];
         int i = -1, prev = -2;
         int64_t sum = 0;

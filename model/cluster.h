@@ -169,6 +169,15 @@ int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
  * never asks for them saves their upkeep.  Turned back on, they are
  * counted anew. */
 void ns_cluster_keep_busy_runs (ns_cluster_t *c, int keep);
+/* The same for the runs of all usable nodes (busy_only 0), which only
+ * pack's placement asks for. */
+void ns_cluster_keep_free_runs (ns_cluster_t *c, int keep);
+/* Whether the open bitmaps behind ns_cluster_next_open () are kept by
+ * every change (1, the default) or the nodes looked at when asked (0): a
+ * caller whose policy never co-schedules saves their upkeep.  Turned back
+ * on, they are set anew.  ns_cluster_next_open () answers the same
+ * either way. */
+void ns_cluster_keep_open (ns_cluster_t *c, int keep);
 
 /* Hint: no node will ever take a governed job once it holds k governed
  * jobs (the policy's max_cotenants; jobs added with NS_JOB_PACKED do not

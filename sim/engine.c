@@ -2164,6 +2164,12 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
     /* Only a policy that keeps empty nodes packs on nodes in use first */
     ns_cluster_keep_busy_runs (s->c, ns_policy_keeps_empty (&s->conf.policy,
                                                             s->conf.model));
+    /* What the policy never asks of the cluster is not kept up to date
+     * (the answers are the same, counted when asked): exclusive and
+     * spread never pack (the runs of free nodes), and a policy that looks
+     * at no program never co-schedules (the open bitmaps) */
+    ns_cluster_keep_free_runs (s->c, !s->closes);
+    ns_cluster_keep_open (s->c, s->program_matters);
     struct ev e;
     int src;
     while ((src = ev_next (s, &e)) > 0) {

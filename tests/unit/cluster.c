@@ -156,18 +156,35 @@ static int runs_agree (ns_cluster_t *k, int nn, const unsigned char *all)
     return 1;
 }
 
+/* ns_cluster_next_open () of k equals ref's for every core count and a
+ * few starting nodes. */
+static int open_agree (const ns_cluster_t *k, const ns_cluster_t *ref)
+{
+    static const int from[] = { 0, 1, 63, 64, 150, 299 };
+    for (int m = 1; m <= 8; m++)
+        for (size_t f = 0; f < sizeof (from) / sizeof (from[0]); f++)
+            if (ns_cluster_next_open (k, from[f], m)
+                != ns_cluster_next_open (ref, from[f], m))
+                return 0;
+    return 1;
+}
+
 static void test_kept_runs (void)
 {
     ns_error_t err;
     enum { NN = 300 };
     ns_cluster_t *k = ns_cluster_create (NN, 8, 2, &err);
+    /* the same jobs on a cluster that keeps everything, always */
+    ns_cluster_t *ref = ns_cluster_create (NN, 8, 2, &err);
     unsigned char all[NN];
     for (int i = 0; i < NN; i++)
         all[i] = 1;
-    for (int i = 0; i < NN; i += 7)
+    for (int i = 0; i < NN; i += 7) {
         ns_cluster_set_node (k, i, 4 + i % 5, 2, &err);
+        ns_cluster_set_node (ref, i, 4 + i % 5, 2, &err);
+    }
     uint64_t live[400];
-    int nlive = 0, bad = 0, checked = 0;
+    int nlive = 0, bad = 0, checked = 0, bad_open = 0;
     srand (7);
     for (int step = 0; step < 20000; step++) {
         if (nlive < 400 && (nlive == 0 || rand () % 2)) {
@@ -185,33 +202,55 @@ static void test_kept_runs (void)
                 ns++;
             }
             uint64_t id = 1 + (uint64_t)step;
-            if (ns > 0 && ns_cluster_add_job (k, id, 0, sh, ns,
-                                              whole ? NS_JOB_CLOSES_NODES : 0,
-                                              &err) == 0)
+            int fl = whole ? NS_JOB_CLOSES_NODES : 0;
+            if (ns > 0 && ns_cluster_add_job (k, id, 0, sh, ns, fl, &err) == 0) {
                 live[nlive++] = id;
+                ns_cluster_add_job (ref, id, 0, sh, ns, fl, &err);
+            }
         }
         else if (nlive > 0) {
             int i = rand () % nlive;
             ns_cluster_remove_job (k, live[i], &err);
+            ns_cluster_remove_job (ref, live[i], &err);
             live[i] = live[--nlive];
         }
-        /* the runs of nodes in use counted when asked, then kept again
-         * (counted anew), in turns */
+        /* the runs of nodes in use, the runs of all usable nodes and the
+         * open bitmaps counted when asked, then kept again (counted
+         * anew), in turns of different lengths */
         if (step % 500 == 250)
             ns_cluster_keep_busy_runs (k, (step / 500) % 2);
+        if (step % 700 == 350)
+            ns_cluster_keep_free_runs (k, (step / 700) % 2);
+        if (step % 900 == 450)
+            ns_cluster_keep_open (k, (step / 900) % 2);
         if (step % 97 == 0) {
             checked++;
             if (!runs_agree (k, NN, all) || ns_cluster_check (k, &err) < 0)
                 bad++;
+            bad_open += !open_agree (k, ref);
         }
     }
     ok (bad == 0 && checked > 100, "kept runs equal counted runs (%d of %d "
-        "states differ; those of nodes in use kept in turns)", bad, checked);
-    while (nlive > 0)
+        "states differ; each kind kept in turns)", bad, checked);
+    ok (bad_open == 0, "ns_cluster_next_open: the same with the open bitmaps "
+        "kept or not (%d of %d states differ)", bad_open, checked);
+    /* off, then on: counted anew from nodes with jobs on them */
+    ns_cluster_keep_free_runs (k, 0);
+    ns_cluster_keep_open (k, 0);
+    ns_cluster_keep_free_runs (k, 1);
+    ns_cluster_keep_open (k, 1);
+    int rc = ns_cluster_check (k, &err);
+    ok (rc == 0 && runs_agree (k, NN, all) && open_agree (k, ref),
+        "kept again with %d jobs running: invariants, runs and next_open "
+        "hold (%s)", nlive, rc == 0 ? "checked" : err.text);
+    while (nlive > 0) {
+        ns_cluster_remove_job (ref, live[nlive - 1], &err);
         ns_cluster_remove_job (k, live[--nlive], &err);
+    }
     ok (runs_agree (k, NN, all) && ns_cluster_check (k, &err) == 0,
         "kept runs after draining");
     ns_cluster_destroy (k);
+    ns_cluster_destroy (ref);
 }
 
 int main (void)
