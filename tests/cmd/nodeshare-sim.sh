@@ -542,6 +542,20 @@ if [ -f "$kth" ]; then
                fail "--replay-all: twins replayed, no note, the same row"
            fi ;;
     esac
+    # --sacct of a policy that takes pack's replay: the history of every
+    # job, as its own replay writes it
+    "$sim" -q -p twins --nodes 25 --cores 4 --sacct "$tmp/tw1.sacct" "$kth" \
+        >/dev/null 2>&1
+    "$sim" -q -p twins --nodes 25 --cores 4 --replay-all \
+        --sacct "$tmp/tw2.sacct" "$kth" >/dev/null 2>&1
+    lines=$(wc -l <"$tmp/tw1.sacct" 2>/dev/null)
+    if [ "${lines:-0}" -eq 28476 ] && cmp -s "$tmp/tw1.sacct" "$tmp/tw2.sacct"
+    then
+        pass "--sacct of twins from pack's replay: as its own replay (28,475 jobs)"
+    else
+        fail "--sacct of twins from pack's replay: as its own replay (28,475 jobs)"
+        echo "#   $lines lines; cmp: $(cmp "$tmp/tw1.sacct" "$tmp/tw2.sacct" 2>&1)"
+    fi
     out=$("$sim" -q -p pack,twins --assign-classes --nodes 25 --cores 4 \
           "$kth" 2>&1)
     if [ -n "$(row pack)" ] && [ "$(row pack)" != "$(row twins)" ]; then
@@ -559,6 +573,7 @@ else
     skip "KTH 25 x 4 without figures: $kth not found"
     skip "KTH without figures: the note: $kth not found"
     skip "--replay-all: $kth not found"
+    skip "--sacct of twins from pack's replay: $kth not found"
     skip "KTH 25 x 4 with figures: $kth not found"
     skip "with figures: twins is replayed: $kth not found"
 fi
