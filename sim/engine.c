@@ -2115,9 +2115,7 @@ static void account_usage (ns_sim_t *s, double t)
         s->usage_fn (s->now, t, used, s->usage_arg);
 }
 
-/* No job of the workload gains from striping: a sharing policy then
- * keeps no empty nodes for stripes and places every job as pack does
- * (design.md section 2). */
+/* Does a job of this program gain from striping (design.md section 2)? */
 static int gains (const ns_simconf_t *conf, int program)
 {
     return ns_interf_speedup (conf->model, program)
@@ -2140,6 +2138,9 @@ int ns_sim_schedule_is_packs (const ns_simconf_t *conf,
     return 1;
 }
 
+/* No job of the workload gains from striping: a sharing policy then
+ * keeps no empty nodes for stripes and places every job as pack does
+ * (design.md section 2). */
 static void check_governed (ns_sim_t *s)
 {
     if (s->governed_checked || s->njobs == 0)
