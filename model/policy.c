@@ -19,6 +19,7 @@
 
 #include "nsutil.h"
 #include "policy.h"
+#include "runs.h"
 
 static const char *kind_names[NS_POLICY_COUNT] = {
     [NS_POLICY_EXCLUSIVE] = "exclusive",
@@ -620,35 +621,6 @@ static int pack_best_fit (const struct decide *d, int busy_only, int from,
     return node;
 }
 
-/* The tightest run that still holds rem (earliest on ties), or -1. */
-static int pack_tightest (const struct runs *r, int rem)
-{
-    int best = -1;
-    for (int i = 0; i < r->n; i++)
-        if (r->cpus[i] >= rem && (best < 0 || r->cpus[i] < r->cpus[best]))
-            best = i;
-    return best;
-}
-
-/* Max-heap of run keys (cpus << 32 | INT_MAX - index): largest first,
- * earliest on ties. */
-static void sift_down (long long *h, int n, int i)
-{
-    long long x = h[i];
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && h[c + 1] > h[c])
-            c++;
-        if (h[c] <= x)
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    h[i] = x;
-}
-
 /* Take from run b: the best-fitting single node, else nodes in order. */
 static void pack_from_run (struct decide *d, const struct runs *r, int b,
                            int busy_only, int *rem)
@@ -692,7 +664,7 @@ static int pack_take (struct decide *d, int busy_only)
     long long total = pack_runs (d, busy_only, &r);
     if (total < rem)
         return 0;
-    int b = pack_tightest (&r, rem);
+    int b = ns_runs_tightest (r.cpus, r.n, rem);
     if (b >= 0) {
         /* One run holds it (the usual case): only that run is taken */
         pack_from_run (d, &r, b, busy_only, &rem);
@@ -710,29 +682,8 @@ static int pack_take (struct decide *d, int busy_only)
         r.end = pl->scratch + pl->cap;
         r.cpus = pl->scratch + 2 * pl->cap;
     }
-    for (int i = 0; i < r.n; i++)
-        need[i] = 0;
-    long long *heap = pl->order;
-    int nh = r.n;
-    for (int i = 0; i < r.n; i++)
-        heap[i] = ((long long)r.cpus[i] << 32) | (unsigned)(INT_MAX - i);
-    for (int i = nh / 2 - 1; i >= 0; i--)
-        sift_down (heap, nh, i);
-    while (nh > 0 && b < 0) {
-        int l = INT_MAX - (int)(heap[0] & 0xffffffff);
-        heap[0] = heap[--nh];
-        sift_down (heap, nh, 0);
-        if (r.cpus[l] >= rem)
-            b = pack_tightest (&r, rem);
-        else {
-            need[l] = rem;
-            rem -= r.cpus[l];
-            r.cpus[l] = 0;
-        }
-    }
-    if (b < 0)
+    if (ns_runs_take_largest (r.cpus, r.n, rem, need, pl->order) < 0)
         return 0;       /* cannot happen: total >= rem */
-    need[b] = rem;
     for (int i = 0; i < r.n; i++)
         if (need[i] > 0)
             pack_from_run (d, &r, i, busy_only, &need[i]);
@@ -870,7 +821,7 @@ static int validate (const ns_cluster_t *c, const ns_request_t *r,
     return 0;
 }
 
-static int sharing_kind (ns_policy_kind_t k)
+int ns_policy_is_sharing (ns_policy_kind_t k)
 {
     return k == NS_POLICY_MIXED || k == NS_POLICY_TWINS || k == NS_POLICY_SAME
            || k == NS_POLICY_KEEP || k == NS_POLICY_MIN_SLOWDOWN;
@@ -878,14 +829,14 @@ static int sharing_kind (ns_policy_kind_t k)
 
 int ns_policy_keeps_empty (const ns_policy_t *pol, const ns_interf_t *m)
 {
-    return pol && sharing_kind (pol->kind) && !pol->ungoverned && m
+    return pol && ns_policy_is_sharing (pol->kind) && !pol->ungoverned && m
            && ns_interf_max_speedup (m) > 1.0 + pol->stripe_margin;
 }
 
 int ns_policy_pair_allowed (const ns_policy_t *pol, const ns_interf_t *m,
                             int p, int q)
 {
-    if (!sharing_kind (pol->kind))
+    if (!ns_policy_is_sharing (pol->kind))
         return 0;
     if (pair_refusal (pol, p, q) >= 0 || pair_refusal (pol, q, p) >= 0)
         return 0;
@@ -906,7 +857,7 @@ static int explicit_shape (const ns_request_t *r)
  * the sharing policies: exclusive and spread are the study's baselines. */
 static int falls_back (const ns_policy_t *pol, const ns_request_t *r)
 {
-    return sharing_kind (pol->kind) && pol->fallback_after >= 0
+    return ns_policy_is_sharing (pol->kind) && pol->fallback_after >= 0
            && r->waited >= pol->fallback_after && !explicit_shape (r);
 }
 
@@ -918,7 +869,7 @@ static ns_pack_why_t pack_reason (const struct decide *d)
     const ns_policy_t *pol = d->pol;
     if (pol->kind == NS_POLICY_PACK)
         return explicit_shape (r) ? NS_PACK_AS_ASKED : NS_PACK_POLICY;
-    if (!sharing_kind (pol->kind))
+    if (!ns_policy_is_sharing (pol->kind))
         return NS_PACK_NONE;
     if (explicit_shape (r))
         return NS_PACK_AS_ASKED;
@@ -1266,7 +1217,7 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
          * them, one job packed on as few as it needs, unless the rules
          * are strict.  The rules are tried before they give way to
          * packing. */
-        int heavy_pack = sharing_kind (pol->kind) && pol->fallback_after >= 0
+        int heavy_pack = ns_policy_is_sharing (pol->kind) && pol->fallback_after >= 0
                          && !explicit_shape (req);
         int lightest = -1;
         for (int fb = 0; fb < 2; fb++) {
@@ -1326,13 +1277,13 @@ int ns_place_governed (const ns_cluster_t *c, const ns_policy_t *pol,
     ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
     struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl,
                         .mask = req->allowed };
-    return sharing_kind (pol->kind) && pack_reason (&d) == NS_PACK_NONE;
+    return ns_policy_is_sharing (pol->kind) && pack_reason (&d) == NS_PACK_NONE;
 }
 
 int64_t ns_place_fallback_in (const ns_policy_t *pol,
                               const ns_request_t *req)
 {
-    if (!pol || !req || !sharing_kind (pol->kind) || pol->fallback_after < 0
+    if (!pol || !req || !ns_policy_is_sharing (pol->kind) || pol->fallback_after < 0
         || explicit_shape (req))
         return -1;
     return req->waited >= pol->fallback_after

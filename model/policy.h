@@ -166,6 +166,10 @@ typedef struct {
 ns_placement_t *ns_placement_create (int cap);
 void ns_placement_destroy (ns_placement_t *pl);
 
+/* Is the policy one that may stripe jobs and let them share nodes (mixed,
+ * twins, same, keep, min-slowdown)?  0 for pack, exclusive and spread. */
+int ns_policy_is_sharing (ns_policy_kind_t kind);
+
 /* May a governed job of program p share a node with one of q under the
  * policy (both ways; min-slowdown: mutual slowdown within its limit)?
  * 0 for policies that never share (exclusive, spread, pack). */

@@ -486,11 +486,7 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
                    && !conf->machine; /* partitions, memory: per job */
     /* Sharing policies look at the program (pairing rules, and whether
      * its predicted speedup earns it striping). */
-    s->program_matters = conf->policy.kind == NS_POLICY_MIXED
-                         || conf->policy.kind == NS_POLICY_TWINS
-                         || conf->policy.kind == NS_POLICY_SAME
-                         || conf->policy.kind == NS_POLICY_KEEP
-                         || conf->policy.kind == NS_POLICY_MIN_SLOWDOWN;
+    s->program_matters = ns_policy_is_sharing (conf->policy.kind);
     s->closes = conf->policy.kind == NS_POLICY_EXCLUSIVE
                 || conf->policy.kind == NS_POLICY_SPREAD;
     /* On identical nodes these need ceil-shaped widths of empty nodes
@@ -2126,10 +2122,7 @@ int ns_sim_schedule_is_packs (const ns_simconf_t *conf,
                               const ns_simjob_t *jobs, int64_t njobs)
 {
     const ns_policy_t *pol = &conf->policy;
-    if (!(pol->kind == NS_POLICY_MIXED || pol->kind == NS_POLICY_TWINS
-          || pol->kind == NS_POLICY_SAME || pol->kind == NS_POLICY_KEEP
-          || pol->kind == NS_POLICY_MIN_SLOWDOWN)
-        || pol->fallback_after > 0 || pol->seed != 0 || conf->machine
+    if (!ns_policy_is_sharing (pol->kind) || pol->fallback_after > 0 || pol->seed != 0 || conf->machine
         || njobs <= 0)
         return 0;
     for (int64_t j = 0; j < njobs; j++)

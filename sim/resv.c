@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "resv.h"
+#include "runs.h"
 
 /* Job k's nodes and cores. */
 static const ns_share_t *shares_of (const ns_cluster_t *c,
@@ -106,33 +107,6 @@ void ns_resv_scratch_destroy (ns_resv_scratch_t *x)
     free (x);
 }
 
-/* As policy.c: the tightest run that still holds rem (earliest on ties). */
-static int tightest (const int *cpus, int nr, int rem)
-{
-    int best = -1;
-    for (int i = 0; i < nr; i++)
-        if (cpus[i] >= rem && (best < 0 || cpus[i] < cpus[best]))
-            best = i;
-    return best;
-}
-
-static void sift (long long *h, int n, int i)
-{
-    long long v = h[i];
-    for (;;) {
-        int ch = 2 * i + 1;
-        if (ch >= n)
-            break;
-        if (ch + 1 < n && h[ch + 1] > h[ch])
-            ch++;
-        if (h[ch] <= v)
-            break;
-        h[i] = h[ch];
-        i = ch;
-    }
-    h[i] = v;
-}
-
 int ns_resv_pack (const ns_cluster_t *c, int need,
                   const ns_resv_running_t *run)
 {
@@ -205,32 +179,16 @@ int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int kk,
         }
     }
     int rem = need, got = 0;
-    for (int i = 0; i < nr; i++)
-        x->need[i] = 0;
-    int b = tightest (x->cpus, nr, rem);
-    if (b < 0) {
-        long long *heap = x->heap;
-        int nh = nr;
+    int b = ns_runs_tightest (x->cpus, nr, rem);
+    if (b >= 0) {
         for (int i = 0; i < nr; i++)
-            heap[i] = ((long long)x->cpus[i] << 32) | (unsigned)(INT_MAX - i);
-        for (int i = nh / 2 - 1; i >= 0; i--)
-            sift (heap, nh, i);
-        while (nh > 0 && b < 0) {
-            int l = INT_MAX - (int)(heap[0] & 0xffffffff);
-            heap[0] = heap[--nh];
-            sift (heap, nh, 0);
-            if (x->cpus[l] >= rem)
-                b = tightest (x->cpus, nr, rem);
-            else {
-                x->need[l] = rem;
-                rem -= x->cpus[l];
-                x->cpus[l] = 0;
-            }
-        }
-        if (b < 0)
-            return 0;       /* cannot happen: free >= need */
+            x->need[i] = 0;
+        x->need[b] = rem;
     }
-    x->need[b] = rem;
+    else if ((b = ns_runs_take_largest (x->cpus, nr, rem, x->need,
+                                        x->heap)) < 0)
+        return 0;           /* cannot happen: free >= need */
+    rem = x->need[b];
     x->rem = rem;
     memset (x->rbits, 0, sizeof (uint64_t) * (size_t)x->nwords);
     for (int r = 0; r < nr; r++) {
