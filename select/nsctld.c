@@ -434,8 +434,11 @@ static int running_flags (const job_record_t *job, int program, int nnodes)
     return nnodes > 1 ? NS_JOB_STRIPED : 0;
 }
 
-/* Add a job that holds resources to the model.  0, or -1 when the model
- * refuses it (logged; the job is then not seen as a co-tenant). */
+/* Add a job that holds resources to the model.  0; -2 when the model
+ * cannot hold it (its cores are held already: a partition with
+ * OverSubscribe lets cons_tres give them to several jobs), which a
+ * rebuild would not change; -1 on other trouble (a rebuild may mend it).
+ * A job left out is logged once, and is not seen as a co-tenant. */
 static int add_running (job_record_t *job)
 {
     ns_error_t err;
@@ -453,9 +456,17 @@ static int add_running (job_record_t *job)
         && (!flags || ns_cluster_add_job_mem (S.cl, job->job_id, program,
                                               S.shares, n, 0, S.mem,
                                               &err) < 0)) {
-        verbose ("nodeshare: %pJ left out of the model: %s", job,
-                 err.text);
-        return -1;
+        int full = errno == ENOSPC;
+        /* Once per job, not again at every rebuild. */
+        char *line = xstrdup_printf ("left out of the model: %s",
+                                     err.text);
+        uint64_t h = ns_fnv1a_str (line);
+        if (ji->logged != h) {
+            ji->logged = h;
+            verbose ("nodeshare: %pJ %s", job, line);
+        }
+        xfree (line);
+        return full ? -2 : -1;
     }
     return push_running (job);
 }
@@ -579,7 +590,9 @@ void ns_ctld_job_init (void)
 void ns_ctld_job_begin (job_record_t *job)
 {
     pthread_mutex_lock (&S.lock);
-    if (S.active && !S.dirty && S.cl && add_running (job) < 0)
+    /* A job the model cannot hold (-2) is left out: rebuilding for it
+     * would only leave it out again, at every scheduling call. */
+    if (S.active && !S.dirty && S.cl && add_running (job) == -1)
         S.dirty = 1;
     if (S.active) {
         if (!S.learn && learn_start ())
@@ -628,6 +641,16 @@ static const char *beyond_model (const job_record_t *job)
         return "tasks per socket, core or board";
     if (d->core_spec != NO_VAL16 && d->core_spec)
         return "--core-spec";
+    /* cons_tres may give it cores that other jobs hold (more than one job
+     * per core: OverSubscribe=FORCE:N, or YES:N and --oversubscribe; as
+     * cons_tres's _get_job_node_req () reads them): the model counts each
+     * core once. */
+    if (job->part_ptr && (job->part_ptr->max_share & ~SHARED_FORCE) > 1) {
+        if (job->part_ptr->max_share & SHARED_FORCE)
+            return "OverSubscribe=FORCE (its partition)";
+        if (d->share_res == 1)
+            return "--oversubscribe";
+    }
     return NULL;
 }
 

@@ -35,6 +35,15 @@
 #   hetero (ns1,ns2 24 cores, ns3,ns4 12 cores):
 #     hetero      24-, 12-, 24- and 12-task jobs: all that run under
 #                 stock run under nodeshare
+#   oversub (as plain, and two more partitions on all nodes: "over" with
+#   OverSubscribe=FORCE:2, "yes" with OverSubscribe=YES:2):
+#   and nodeshare's rules strict ("fallback_after": -1: a job the policy
+#   cannot place waits):
+#     force       eight 24-task LAM jobs in "over" (192 tasks on 96 cores:
+#                 cons_tres puts two jobs on every core): all run, each
+#                 placed by cons_tres as asked; a job the model cannot
+#                 hold is logged "left out" once, not at every call
+#     yes         the same in "yes" with --oversubscribe
 # And slurmctld.log of the nodeshare side has no "error: nodeshare".
 # Skips like tests/slurm/select.sh.
 
@@ -48,9 +57,10 @@ ns_plugin_scenario nodes lmp_serial abq_std
 NS_REALMEMORY=64000
 NS_SELECTTYPEPARAMS=CR_Core_Memory
 # ReturnToService=1 (lib.sh: 2): a node set DOWN stays DOWN until resumed.
-NS_SLURM_CONF_EXTRA="SchedulerParameters=batch_sched_delay=0,bf_interval=1
+EXTRA="SchedulerParameters=batch_sched_delay=0,bf_interval=1
 DefMemPerCPU=100
 ReturnToService=1"
+NS_SLURM_CONF_EXTRA=$EXTRA
 export NS_REALMEMORY NS_SELECTTYPEPARAMS NS_SLURM_CONF_EXTRA
 
 # The node configurations: NS_NODE_CONF_1..4 for each.
@@ -85,13 +95,23 @@ nodeconf () {   # CONF: sets NS_NODE_CONF_1..4
             NS_NODE_CONF_2="$T24 $M"
             NS_NODE_CONF_3="$T12 $M"
             NS_NODE_CONF_4="$T12 $M" ;;
+        oversub)
+            NS_NODE_CONF_1="$T24 $M"
+            NS_NODE_CONF_2="$T24 $M"
+            NS_NODE_CONF_3="$T24 $M"
+            NS_NODE_CONF_4="$T24 $M" ;;
     esac
     export NS_NODE_CONF_1 NS_NODE_CONF_2 NS_NODE_CONF_3 NS_NODE_CONF_4
+    NS_SLURM_CONF_EXTRA=$EXTRA
+    [ "$1" = oversub ] && NS_SLURM_CONF_EXTRA="$EXTRA
+PartitionName=over Nodes=ALL MaxTime=INFINITE State=UP OverSubscribe=FORCE:2
+PartitionName=yes Nodes=ALL MaxTime=INFINITE State=UP OverSubscribe=YES:2"
+    export NS_SLURM_CONF_EXTRA
     NS_SELECTTYPEPARAMS=CR_Core_Memory
     [ "$1" = ht ] && NS_SELECTTYPEPARAMS=CR_Core
     export NS_SELECTTYPEPARAMS
 }
-CONFS="plain weights bigmem ht hetero"
+CONFS="plain weights bigmem ht hetero oversub"
 rows_of () {   # CONF
     case $1 in
         plain) echo "resv drained down constraint" ;;
@@ -99,6 +119,7 @@ rows_of () {   # CONF
         bigmem) echo "bigmem bigmem3" ;;
         ht) echo ht ;;
         hetero) echo hetero ;;
+        oversub) echo "force yes" ;;
     esac
 }
 
@@ -291,6 +312,34 @@ row_hetero () {
     scancel $a $b $c $d
 }
 
+row_force () {
+    local ids i
+    ids=
+    for i in 1 2 3 4 5 6 7 8; do
+        ids="$ids $(sub lmp_serial -p over -n 24)"
+    done
+    # shellcheck disable=SC2086
+    ns_wait_running 30 $ids
+    # shellcheck disable=SC2086
+    printf '%s| ids=%s' "$(state $ids)" "$(echo $ids | tr ' ' ',')"
+    # shellcheck disable=SC2086
+    scancel $ids
+}
+
+row_yes () {
+    local ids i
+    ids=
+    for i in 1 2 3 4 5 6 7 8; do
+        ids="$ids $(sub lmp_serial -p yes --oversubscribe -n 24)"
+    done
+    # shellcheck disable=SC2086
+    ns_wait_running 30 $ids
+    # shellcheck disable=SC2086
+    printf '%s| ids=%s' "$(state $ids)" "$(echo $ids | tr ' ' ',')"
+    # shellcheck disable=SC2086
+    scancel $ids
+}
+
 clean () {
     local n
     scancel --user=root >/dev/null 2>&1
@@ -317,8 +366,12 @@ run_side () {   # SIDE: stock or nodeshare; writes $scratch/SIDE.ROW
         NS_CLUSTER_DIR=$scratch/cluster.$side.$conf
         export NS_CLUSTER_DIR
         mkdir -p "$NS_CLUSTER_DIR"
-        [ "$side" = nodeshare ] && ns_twins_config tests/slurm/nodes.sh \
-            >"$NS_CLUSTER_DIR/nodeshare.json"
+        [ "$side" = nodeshare ] && ns_twins_config tests/slurm/nodes.sh |
+            if [ $conf = oversub ]; then
+                sed 's/"fallback_after": 0,/"fallback_after": -1,/'
+            else
+                cat
+            fi >"$NS_CLUSTER_DIR/nodeshare.json"
         nodeconf $conf
         ns_cluster_start 4 24
         tap_ok $? "[$side] $conf cluster ($NS_NODE_CONF_1 / $NS_NODE_CONF_3 ...) starts" ||
@@ -450,6 +503,39 @@ case $y in
     *) want="24 " ;;
 esac
 tap_is "$per" "$want" "ht: CPUs held per node ($c)"
+
+# force, yes: eight jobs of 192 tasks in all on 96 cores run under stock
+# (the row's premise: cons_tres shares cores); under nodeshare each is
+# placed by cons_tres as asked, and no job is logged "left out of the
+# model" twice (a rebuild at every call would log it each time).
+log=$scratch/cluster.nodeshare.oversub/slurmctld.log
+for r in force yes; do
+    n=0
+    for i in 1 2 3 4 5 6 7 8; do
+        case $(job $r stock $i) in RUNNING:*) n=$((n + 1)) ;; esac
+    done
+    tap_is "$n" 8 "$r: all eight jobs run under stock, 192 tasks on 96 cores ($(sed 's/|.*//' "$scratch/stock.$r" 2>/dev/null))"
+    case $r in
+        force) why='OverSubscribe=FORCE (its partition)' ;;
+        yes) why='--oversubscribe' ;;
+    esac
+    ids=$(extra $r nodeshare ids)
+    k=0
+    for id in $(echo "$ids" | tr ',' ' '); do
+        grep -qF "nodeshare: JobId=$id asks for $why: cons_tres places it as asked" "$log" 2>/dev/null &&
+            k=$((k + 1))
+    done
+    tap_is "$k" 8 "$r: nodeshare hands each job to cons_tres as asked ($why; jobs $ids)"
+done
+twice=$(grep -o 'nodeshare: JobId=[0-9]* left out of the model' "$log" 2>/dev/null |
+            sort | uniq -d | tr '\n' ' ')
+once=$(grep -c 'left out of the model' "$log" 2>/dev/null)
+tap_is "$twice" "" "oversub: no job logged as left out of the model twice ($once lines)"
+# A job left out is no reason to rebuild the model: it is built once when
+# slurmctld starts (and again only on a change the model does not follow,
+# or after 120 s), not after every job that cons_tres put on held cores.
+rebuilt=$(grep -c 'nodeshare: model rebuilt' "$log" 2>/dev/null)
+tap_ok $((rebuilt > 2)) "oversub: the model rebuilt at most twice, not for each job left out ($rebuilt times)"
 
 for conf in $CONFS; do
     log=$scratch/cluster.nodeshare.$conf/slurmctld.log
