@@ -379,6 +379,23 @@ static int mem_consumed (void)
     return (slurm_conf.select_type_param & NS_CR_MEMORY) != 0;
 }
 
+/* Does cons_tres give the job all the memory of each of its nodes?  With
+ * memory a consumable resource, a job of --mem=0 does, and so does a job
+ * without --mem where neither DefMemPerCPU nor DefMemPerNode is set
+ * (slurmctld then leaves pn_min_memory 0); cons_tres places such a job
+ * only on nodes without memory allocated, and no job that needs memory
+ * fits beside it: it holds its nodes whole, as --exclusive does. */
+static int all_node_memory (const job_details_t *d)
+{
+    return mem_consumed () && d->pn_min_memory == 0;
+}
+
+/* Does the job hold its nodes whole (--exclusive, or all their memory)? */
+static int holds_whole_nodes (const job_details_t *d)
+{
+    return NS_WHOLE_NODE (d) || all_node_memory (d);
+}
+
 /* The CPUs job holds on each node, into S.shares, and its memory, into
  * S.mem; returns the count. */
 static int job_shares (const job_record_t *job)
@@ -413,7 +430,7 @@ static int running_flags (const job_record_t *job, int program, int nnodes)
 {
     const ns_policy_t *pol = ns_config_policy (S.cfg);
     const job_details_t *d = job->details;
-    if ((d && NS_WHOLE_NODE (d))
+    if ((d && holds_whole_nodes (d))
         || pol->kind == NS_POLICY_EXCLUSIVE || pol->kind == NS_POLICY_SPREAD)
         return NS_JOB_CLOSES_NODES
                | (pol->kind == NS_POLICY_SPREAD ? NS_JOB_STRIPED : 0);
@@ -663,6 +680,9 @@ static const char *explicit_request (const job_record_t *job)
         return "--exclusive";
     if (NS_WHOLE_TOPO (d))
         return "--exclusive=topo";
+    if (all_node_memory (d))
+        return "all the memory of each node (--mem=0, or no --mem and "
+               "neither DefMemPerCPU nor DefMemPerNode)";
     if (d->req_node_bitmap)
         return "--nodelist";
     /* Without -N slurmctld leaves max_nodes 0 (no limit). */
@@ -1357,7 +1377,7 @@ static int decide (const struct call *c, int run_now, int *waits)
     if (why) {
         /* Stock's shape and stock's nodes (design.md section 2). */
         ji->placed = 1;
-        ji->flags = NS_WHOLE_NODE (job->details)
+        ji->flags = holds_whole_nodes (job->details)
                         ? NS_JOB_CLOSES_NODES : NS_JOB_PACKED;
         int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         if (run_now && rc == SLURM_SUCCESS) {
@@ -1585,8 +1605,8 @@ static int shadow_test (const struct call *c, int run_now)
         shadow_decide (&dry, ji, &w);
         /* It runs where cons_tres put it: packed, for the model. */
         ji->placed = 1;
-        ji->flags = NS_WHOLE_NODE (job->details) ? NS_JOB_CLOSES_NODES
-                                                 : NS_JOB_PACKED;
+        ji->flags = holds_whole_nodes (job->details) ? NS_JOB_CLOSES_NODES
+                                                     : NS_JOB_PACKED;
         shadow_note (c, ji, &w);
     }
     else {

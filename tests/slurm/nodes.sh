@@ -22,6 +22,9 @@
 #                 PENDING), the new one runs, not on the DOWN node
 #                 (ReturnToService=1: it stays DOWN until resumed)
 #     constraint  -C fast -n 24: runs, only on ns2/ns4
+#     mem0        four 24-task LAM jobs with --mem=0 (all the memory of
+#                 each node): all run, on the nodes stock gives them,
+#                 each placed by cons_tres as asked
 #   weights (ns1,ns2 Weight=10; ns3,ns4 Weight=1):
 #     weights     one 24-task LAM job: stock runs it on ns3; nodeshare
 #                 only on ns3/ns4, the administrator's low-weight nodes
@@ -35,6 +38,9 @@
 #   hetero (ns1,ns2 24 cores, ns3,ns4 12 cores):
 #     hetero      24-, 12-, 24- and 12-task jobs: all that run under
 #                 stock run under nodeshare
+#   nodefmem (as plain, without DefMemPerCPU: a job without --mem gets
+#   all the memory of each node):
+#     nodefmem    four 24-task LAM jobs without --mem: as mem0
 #   oversub (as plain, and two more partitions on all nodes: "over" with
 #   OverSubscribe=FORCE:2, "yes" with OverSubscribe=YES:2):
 #   and nodeshare's rules strict ("fallback_after": -1: a job the policy
@@ -95,7 +101,7 @@ nodeconf () {   # CONF: sets NS_NODE_CONF_1..4
             NS_NODE_CONF_2="$T24 $M"
             NS_NODE_CONF_3="$T12 $M"
             NS_NODE_CONF_4="$T12 $M" ;;
-        oversub)
+        nodefmem|oversub)
             NS_NODE_CONF_1="$T24 $M"
             NS_NODE_CONF_2="$T24 $M"
             NS_NODE_CONF_3="$T24 $M"
@@ -103,6 +109,8 @@ nodeconf () {   # CONF: sets NS_NODE_CONF_1..4
     esac
     export NS_NODE_CONF_1 NS_NODE_CONF_2 NS_NODE_CONF_3 NS_NODE_CONF_4
     NS_SLURM_CONF_EXTRA=$EXTRA
+    [ "$1" = nodefmem ] &&
+        NS_SLURM_CONF_EXTRA=$(echo "$EXTRA" | grep -v '^DefMemPerCPU=')
     [ "$1" = oversub ] && NS_SLURM_CONF_EXTRA="$EXTRA
 PartitionName=over Nodes=ALL MaxTime=INFINITE State=UP OverSubscribe=FORCE:2
 PartitionName=yes Nodes=ALL MaxTime=INFINITE State=UP OverSubscribe=YES:2"
@@ -111,14 +119,15 @@ PartitionName=yes Nodes=ALL MaxTime=INFINITE State=UP OverSubscribe=YES:2"
     [ "$1" = ht ] && NS_SELECTTYPEPARAMS=CR_Core
     export NS_SELECTTYPEPARAMS
 }
-CONFS="plain weights bigmem ht hetero oversub"
+CONFS="plain weights bigmem ht hetero nodefmem oversub"
 rows_of () {   # CONF
     case $1 in
-        plain) echo "resv drained down constraint" ;;
+        plain) echo "resv drained down constraint mem0" ;;
         weights) echo weights ;;
         bigmem) echo "bigmem bigmem3" ;;
         ht) echo ht ;;
         hetero) echo hetero ;;
+        nodefmem) echo nodefmem ;;
         oversub) echo "force yes" ;;
     esac
 }
@@ -312,6 +321,28 @@ row_hetero () {
     scancel $a $b $c $d
 }
 
+four_lam () {   # [SBATCH ARGS]: four 24-task LAM jobs, their states
+    local ids i
+    ids=
+    for i in 1 2 3 4; do
+        ids="$ids $(sub lmp_serial -n 24 "$@")"
+    done
+    # shellcheck disable=SC2086
+    ns_wait_running 30 $ids
+    # shellcheck disable=SC2086
+    printf '%s| ids=%s' "$(state $ids)" "$(echo $ids | tr ' ' ',')"
+    # shellcheck disable=SC2086
+    scancel $ids
+}
+
+row_mem0 () {
+    four_lam --mem=0
+}
+
+row_nodefmem () {
+    four_lam
+}
+
 row_force () {
     local ids i
     ids=
@@ -503,6 +534,26 @@ case $y in
     *) want="24 " ;;
 esac
 tap_is "$per" "$want" "ht: CPUs held per node ($c)"
+
+# mem0, nodefmem: a job that holds all the memory of each node holds its
+# nodes whole; a stripe would hold two.  nodeshare hands each to cons_tres,
+# which places it as stock does, on the same nodes.
+for r in mem0 nodefmem; do
+    case $r in
+        mem0) log=$scratch/cluster.nodeshare.plain/slurmctld.log ;;
+        nodefmem) log=$scratch/cluster.nodeshare.nodefmem/slurmctld.log ;;
+    esac
+    tap_is "$(sed 's/|.*//' "$scratch/nodeshare.$r" 2>/dev/null)" \
+        "$(sed 's/|.*//' "$scratch/stock.$r" 2>/dev/null)" \
+        "$r: the four jobs run where they run under stock"
+    ids=$(extra $r nodeshare ids)
+    k=0
+    for id in $(echo "$ids" | tr ',' ' '); do
+        grep -qF "nodeshare: JobId=$id asks for all the memory of each node" "$log" 2>/dev/null &&
+            k=$((k + 1))
+    done
+    tap_is "$k" 4 "$r: nodeshare hands each job to cons_tres as asked (all the memory of each node; jobs $ids)"
+done
 
 # force, yes: eight jobs of 192 tasks in all on 96 cores run under stock
 # (the row's premise: cons_tres shares cores); under nodeshare each is
