@@ -712,6 +712,41 @@ static int cmp_submit (const void *a, const void *b)
 }
 
 /* Machine size: flags, else the SWF header (MaxNodes, MaxProcs). */
+/* With memory consumable, Slurm gives a job that asks for no memory, in a
+ * partition with neither DefMemPerCPU nor DefMemPerNode (its own or the
+ * global one), all the memory of each of its nodes: one such job per
+ * node.  The simulator does not: it lets such a job share nodes as if it
+ * asked for none.  Say so, with how many jobs it concerns. */
+static void note_all_memory (const struct run *r)
+{
+    const ns_sconf_t *m = r->machine;
+    if (!m->cr_memory || m->def_mem_per_cpu || m->def_mem_per_node)
+        return;
+    int64_t n = 0;
+    const char *first = NULL;
+    for (int64_t j = 0; j < r->njobs; j++) {
+        const ns_simjob_t *sj = &r->jobs[j];
+        if (sj->mem_per_cpu || sj->mem_per_node)
+            continue;
+        int p = sj->partition > 0 && sj->partition <= m->nparts
+                    ? sj->partition - 1
+                    : ns_sconf_default_part (m);
+        if (p < 0 || m->parts[p].def_mem_per_cpu
+            || m->parts[p].def_mem_per_node)
+            continue;
+        if (n++ == 0)
+            first = m->parts[p].name;
+    }
+    if (n)
+        fprintf (stderr, "nodeshare-sim: note: %s: memory is consumable and "
+                 "partition %s has neither DefMemPerCPU nor DefMemPerNode: "
+                 "Slurm gives a job that asks for no memory all the memory "
+                 "of each of its nodes (one such job per node); the "
+                 "simulator lets the %lld such jobs of the trace share "
+                 "nodes as if they needed none\n",
+                 r->o.slurm_conf, first, (long long)n);
+}
+
 static int machine_size (struct run *r)
 {
     int64_t mn = r->header.max_nodes, mp = r->header.max_procs;
@@ -733,6 +768,7 @@ static int machine_size (struct run *r)
                      "partition %s lacks (the first: %s): they run in its "
                      "default partition\n", (long long)r->unknown_parts,
                      r->o.slurm_conf, r->first_unknown_part);
+        note_all_memory (r);
         return 0;
     }
     if (r->o.nodes && r->o.cores) {

@@ -605,6 +605,34 @@ expect "--slurm-conf: the machine line" 0 \
 expect "--slurm-conf: jobs its partition can never hold are not run" 0 \
     "pack: 2 jobs larger than the machine were not run" \
     -p pack --slurm-conf "$hetero" "$tmp/mem.swf"
+# Memory consumable and no DefMemPerCPU/DefMemPerNode: Slurm gives a job
+# that asks for none all of each node's memory; the simulator says that it
+# does not (good.swf: 3 jobs, none asks for memory), says nothing once a
+# global default is set, and counts only the jobs without memory of a
+# partition without a default (parts.swf: job 2 is in partition q, which
+# has DefMemPerCPU; job 3 asks for 1000 MB per processor).
+printf 'SelectTypeParameters=CR_Core_Memory\nNodeName=n[1-4] CPUs=4 RealMemory=8000\nPartitionName=p Nodes=ALL Default=YES\n' \
+    >"$tmp/nodef.conf"
+expect "--slurm-conf: memory consumable, no default: a note names file, partition and jobs" 0 \
+    "note: $tmp/nodef.conf: memory is consumable and partition p has neither DefMemPerCPU nor DefMemPerNode: Slurm gives a job that asks for no memory all the memory of each of its nodes (one such job per node); the simulator lets the 3 such jobs of the trace share nodes as if they needed none" \
+    -p pack --slurm-conf "$tmp/nodef.conf" "$tmp/good.swf"
+printf 'DefMemPerNode=2000\n' | cat - "$tmp/nodef.conf" >"$tmp/defnode.conf"
+out=$("$sim" -q -p pack --slurm-conf "$tmp/defnode.conf" "$tmp/good.swf" 2>&1)
+case $out in
+    *"all the memory of each of its nodes"*) fail "--slurm-conf: DefMemPerNode set: no note" ;;
+    *"3 jobs read"*) pass "--slurm-conf: DefMemPerNode set: no note" ;;
+    *) fail "--slurm-conf: DefMemPerNode set: no note (no machine line)"
+       printf '%s\n' "$out" | tail -3 | sed 's/^/#   /' ;;
+esac
+printf 'PartitionName=q Nodes=ALL DefMemPerCPU=500\n' | cat "$tmp/nodef.conf" - >"$tmp/defpart.conf"
+cat >"$tmp/parts.swf" <<'EOT'
+1 0 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1
+2 0 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 2 -1 -1
+3 0 0 100 4 -1 -1 4 200 1024000 1 1 1 1 1 1 -1 -1
+EOT
+expect "--slurm-conf: only jobs of a partition without a default, asking for no memory, are counted" 0 \
+    "partition p has neither DefMemPerCPU nor DefMemPerNode: Slurm gives a job that asks for no memory all the memory of each of its nodes (one such job per node); the simulator lets the 1 such jobs" \
+    -p pack --slurm-conf "$tmp/defpart.conf" "$tmp/parts.swf"
 if [ -f "$kth" ]; then
     out=$("$sim" -q -p pack,twins --slurm-conf "$hetero" "$kth" 2>&1)
     case $(row pack) in
