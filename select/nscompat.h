@@ -47,6 +47,12 @@ typedef struct job_details job_details_t;
 #else
 #define NS_CR_MEMORY SELECT_MEMORY
 #endif
+/* Its socket bit, the same way: CR_SOCKET up to 24.11, SELECT_SOCKET. */
+#ifdef CR_SOCKET
+#define NS_CR_SOCKET CR_SOCKET
+#else
+#define NS_CR_SOCKET SELECT_SOCKET
+#endif
 
 /* details->whole_node: a value up to 23.11 (WHOLE_NODE_MCS was 3), a
  * set of bits from 24.05 (WHOLE_TOPO 0x08). */

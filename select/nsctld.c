@@ -148,6 +148,17 @@ static void keep_in_force (int missing)
     }
 }
 
+/* SelectTypeParameters=CR_Socket (or CR_Socket_Memory): cons_tres gives
+ * jobs whole sockets, and spreads a job's tasks over the sockets of each
+ * of its nodes; the model counts cores.  A stripe would hold a socket or
+ * more on each of its nodes where stock holds them on one: cons_tres
+ * places every job as asked. */
+static int whole_sockets (void)
+{
+    return (slurm_conf.select_type_param & NS_CR_SOCKET) != 0;
+}
+#define WHOLE_SOCKETS_WHY "whole sockets (SelectTypeParameters=CR_Socket)"
+
 int ns_ctld_init (void)
 {
     ns_error_t err;
@@ -183,6 +194,11 @@ int ns_ctld_init (void)
                                          sizeof (desc)));
         keep_in_force (missing);
     }
+    if (whole_sockets ())
+        info ("nodeshare: %s: cons_tres gives each job whole sockets on "
+              "each of its nodes, which the model does not count; every "
+              "job is placed by cons_tres as stock Slurm places it",
+              WHOLE_SOCKETS_WHY);
     S.active = 1;
     S.dirty = 1;
     return 0;
@@ -378,6 +394,7 @@ static int mem_consumed (void)
 {
     return (slurm_conf.select_type_param & NS_CR_MEMORY) != 0;
 }
+
 
 /* Does cons_tres give the job all the memory of each of its nodes?  With
  * memory a consumable resource, a job of --mem=0 does, and so does a job
@@ -658,6 +675,8 @@ static const char *beyond_model (const job_record_t *job)
         return "tasks per socket, core or board";
     if (d->core_spec != NO_VAL16 && d->core_spec)
         return "--core-spec";
+    if (whole_sockets ())
+        return WHOLE_SOCKETS_WHY;
     /* cons_tres may give it cores that other jobs hold (more than one job
      * per core: OverSubscribe=FORCE:N, or YES:N and --oversubscribe; as
      * cons_tres's _get_job_node_req () reads them): the model counts each

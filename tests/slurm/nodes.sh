@@ -41,6 +41,10 @@
 #   nodefmem (as plain, without DefMemPerCPU: a job without --mem gets
 #   all the memory of each node):
 #     nodefmem    four 24-task LAM jobs without --mem: as mem0
+#   socket (as plain, CR_Socket_Memory: cons_tres gives whole sockets):
+#     socket      eight 12-task LAM jobs (stock: one per node, its tasks
+#                 over both sockets): the same run, on the same nodes,
+#                 each placed by cons_tres as asked
 #   oversub (as plain, and two more partitions on all nodes: "over" with
 #   OverSubscribe=FORCE:2, "yes" with OverSubscribe=YES:2):
 #   and nodeshare's rules strict ("fallback_after": -1: a job the policy
@@ -101,7 +105,7 @@ nodeconf () {   # CONF: sets NS_NODE_CONF_1..4
             NS_NODE_CONF_2="$T24 $M"
             NS_NODE_CONF_3="$T12 $M"
             NS_NODE_CONF_4="$T12 $M" ;;
-        nodefmem|oversub)
+        nodefmem|socket|oversub)
             NS_NODE_CONF_1="$T24 $M"
             NS_NODE_CONF_2="$T24 $M"
             NS_NODE_CONF_3="$T24 $M"
@@ -117,9 +121,10 @@ PartitionName=yes Nodes=ALL MaxTime=INFINITE State=UP OverSubscribe=YES:2"
     export NS_SLURM_CONF_EXTRA
     NS_SELECTTYPEPARAMS=CR_Core_Memory
     [ "$1" = ht ] && NS_SELECTTYPEPARAMS=CR_Core
+    [ "$1" = socket ] && NS_SELECTTYPEPARAMS=CR_Socket_Memory
     export NS_SELECTTYPEPARAMS
 }
-CONFS="plain weights bigmem ht hetero nodefmem oversub"
+CONFS="plain weights bigmem ht hetero nodefmem socket oversub"
 rows_of () {   # CONF
     case $1 in
         plain) echo "resv drained down constraint mem0" ;;
@@ -128,6 +133,7 @@ rows_of () {   # CONF
         ht) echo ht ;;
         hetero) echo hetero ;;
         nodefmem) echo nodefmem ;;
+        socket) echo socket ;;
         oversub) echo "force yes" ;;
     esac
 }
@@ -321,11 +327,15 @@ row_hetero () {
     scancel $a $b $c $d
 }
 
-four_lam () {   # [SBATCH ARGS]: four 24-task LAM jobs, their states
-    local ids i
+lam_jobs () {   # N TASKS [SBATCH ARGS]: N LAM jobs of TASKS tasks, their states
+    local ids i n t
+    n=$1 t=$2
+    shift 2
     ids=
-    for i in 1 2 3 4; do
-        ids="$ids $(sub lmp_serial -n 24 "$@")"
+    i=0
+    while [ $i -lt "$n" ]; do
+        ids="$ids $(sub lmp_serial -n "$t" "$@")"
+        i=$((i + 1))
     done
     # shellcheck disable=SC2086
     ns_wait_running 30 $ids
@@ -336,11 +346,15 @@ four_lam () {   # [SBATCH ARGS]: four 24-task LAM jobs, their states
 }
 
 row_mem0 () {
-    four_lam --mem=0
+    lam_jobs 4 24 --mem=0
 }
 
 row_nodefmem () {
-    four_lam
+    lam_jobs 4 24
+}
+
+row_socket () {
+    lam_jobs 8 12
 }
 
 row_force () {
@@ -538,22 +552,36 @@ tap_is "$per" "$want" "ht: CPUs held per node ($c)"
 # mem0, nodefmem: a job that holds all the memory of each node holds its
 # nodes whole; a stripe would hold two.  nodeshare hands each to cons_tres,
 # which places it as stock does, on the same nodes.
-for r in mem0 nodefmem; do
+# socket: under CR_Socket likewise (a 6+6 stripe held both sockets of two
+# nodes where stock holds one node).
+for r in mem0 nodefmem socket; do
     case $r in
-        mem0) log=$scratch/cluster.nodeshare.plain/slurmctld.log ;;
-        nodefmem) log=$scratch/cluster.nodeshare.nodefmem/slurmctld.log ;;
+        mem0) log=$scratch/cluster.nodeshare.plain/slurmctld.log
+              why='all the memory of each node' ;;
+        nodefmem) log=$scratch/cluster.nodeshare.nodefmem/slurmctld.log
+              why='all the memory of each node' ;;
+        socket) log=$scratch/cluster.nodeshare.socket/slurmctld.log
+              why='whole sockets (SelectTypeParameters=CR_Socket)' ;;
     esac
     tap_is "$(sed 's/|.*//' "$scratch/nodeshare.$r" 2>/dev/null)" \
         "$(sed 's/|.*//' "$scratch/stock.$r" 2>/dev/null)" \
-        "$r: the four jobs run where they run under stock"
+        "$r: the jobs run, or wait, as under stock, on the same nodes"
+    # each job that runs, logged as handed to cons_tres (a job that waits
+    # may have been tried already or not)
     ids=$(extra $r nodeshare ids)
-    k=0
+    k=0 n=0 i=0
     for id in $(echo "$ids" | tr ',' ' '); do
-        grep -qF "nodeshare: JobId=$id asks for all the memory of each node" "$log" 2>/dev/null &&
+        i=$((i + 1))
+        case $(job $r nodeshare $i) in RUNNING:*) ;; *) continue ;; esac
+        n=$((n + 1))
+        grep -qF "nodeshare: JobId=$id asks for $why" "$log" 2>/dev/null &&
             k=$((k + 1))
     done
-    tap_is "$k" 4 "$r: nodeshare hands each job to cons_tres as asked (all the memory of each node; jobs $ids)"
+    tap_ok $((n == 0 || k != n)) "$r: nodeshare hands each job that runs to cons_tres as asked ($k of $n; $why; jobs $ids)"
 done
+grep -qF "nodeshare: $why: cons_tres gives each job whole sockets" \
+    "$scratch/cluster.nodeshare.socket/slurmctld.log" 2>/dev/null
+tap_ok $? "socket: slurmctld.log says at start that cons_tres places every job"
 
 # force, yes: eight jobs of 192 tasks in all on 96 cores run under stock
 # (the row's premise: cons_tres shares cores); under nodeshare each is
