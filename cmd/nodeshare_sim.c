@@ -769,6 +769,11 @@ static int machine_size (struct run *r)
                      "default partition\n", (long long)r->unknown_parts,
                      r->o.slurm_conf, r->first_unknown_part);
         note_all_memory (r);
+        if (m->cr_socket)
+            fprintf (stderr, "nodeshare-sim: note: %s: CR_Socket: Slurm "
+                     "gives jobs whole sockets; the simulator counts cores "
+                     "(as CR_Core), and the select plugin leaves every job "
+                     "to cons_tres there\n", r->o.slurm_conf);
         return 0;
     }
     if (r->o.nodes && r->o.cores) {

@@ -521,6 +521,7 @@ static int one_line (struct parser *p, char *line, const char *dir,
                                 || (l > 7 && strcasecmp (first + l - 7,
                                                          "_Memory") == 0);
                 sc->cr_cpu = strncasecmp (first, "CR_CPU", 6) == 0;
+                sc->cr_socket = strncasecmp (first, "CR_Socket", 9) == 0;
             }
         }
         else if (strcasecmp (k, "DefMemPerCPU") == 0)

@@ -57,6 +57,8 @@ typedef struct {
                               CR_Memory): memory is allocated */
     int cr_cpu;            /* CR_CPU or CR_CPU_Memory: a CPU (hardware
                               thread) is the unit, else a core */
+    int cr_socket;         /* CR_Socket or CR_Socket_Memory: Slurm gives
+                              whole sockets (the simulator counts cores) */
     int64_t def_mem_per_cpu;  /* global DefMemPerCPU, 0: none */
     int64_t def_mem_per_node; /* global DefMemPerNode, 0: none */
     int64_t max_mem_per_cpu;  /* global MaxMemPerCPU, 0: none */

@@ -633,6 +633,10 @@ EOT
 expect "--slurm-conf: only jobs of a partition without a default, asking for no memory, are counted" 0 \
     "partition p has neither DefMemPerCPU nor DefMemPerNode: Slurm gives a job that asks for no memory all the memory of each of its nodes (one such job per node); the simulator lets the 1 such jobs" \
     -p pack --slurm-conf "$tmp/defpart.conf" "$tmp/parts.swf"
+sed 's/CR_Core_Memory/CR_Socket/' "$tmp/nodef.conf" >"$tmp/socket.conf"
+expect "--slurm-conf: CR_Socket: a note" 0 \
+    "note: $tmp/socket.conf: CR_Socket: Slurm gives jobs whole sockets; the simulator counts cores (as CR_Core), and the select plugin leaves every job to cons_tres there" \
+    -p pack --slurm-conf "$tmp/socket.conf" "$tmp/good.swf"
 if [ -f "$kth" ]; then
     out=$("$sim" -q -p pack,twins --slurm-conf "$hetero" "$kth" 2>&1)
     case $(row pack) in
