@@ -395,7 +395,6 @@ static int mem_consumed (void)
     return (slurm_conf.select_type_param & NS_CR_MEMORY) != 0;
 }
 
-
 /* Does cons_tres give the job all the memory of each of its nodes?  With
  * memory a consumable resource, a job of --mem=0 does, and so does a job
  * without --mem where neither DefMemPerCPU nor DefMemPerNode is set
