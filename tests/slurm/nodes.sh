@@ -358,31 +358,11 @@ row_socket () {
 }
 
 row_force () {
-    local ids i
-    ids=
-    for i in 1 2 3 4 5 6 7 8; do
-        ids="$ids $(sub lmp_serial -p over -n 24)"
-    done
-    # shellcheck disable=SC2086
-    ns_wait_running 30 $ids
-    # shellcheck disable=SC2086
-    printf '%s| ids=%s' "$(state $ids)" "$(echo $ids | tr ' ' ',')"
-    # shellcheck disable=SC2086
-    scancel $ids
+    lam_jobs 8 24 -p over
 }
 
 row_yes () {
-    local ids i
-    ids=
-    for i in 1 2 3 4 5 6 7 8; do
-        ids="$ids $(sub lmp_serial -p yes --oversubscribe -n 24)"
-    done
-    # shellcheck disable=SC2086
-    ns_wait_running 30 $ids
-    # shellcheck disable=SC2086
-    printf '%s| ids=%s' "$(state $ids)" "$(echo $ids | tr ' ' ',')"
-    # shellcheck disable=SC2086
-    scancel $ids
+    lam_jobs 8 24 -p yes --oversubscribe
 }
 
 clean () {
