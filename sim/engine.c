@@ -68,6 +68,9 @@ struct waiting {
     signed char shape_known; /* shape_w, shape_s hold ns_place_shape () */
     signed char fits;       /* with a machine: 0 unknown, 1 its partition
                                can hold it, -1 never */
+    signed char placed;     /* the policy placed it once: decide () never
+                               says D_NEVER of it (that depends on the
+                               request and the machine alone) */
     /* with a machine: */
     int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
 };
@@ -1086,8 +1089,13 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
         return ns_error_set (err, ENOMEM, "out of memory");
     if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    /* Pushed after the end event: at the same instant the end wins. */
+    /* Pushed after the end event: at the same instant the end wins.  A
+     * job whose rate stays 1 (neutral) ends at start + runtime: by its
+     * limit when runtime <= req_time, and the limit would change nothing
+     * (not pushed; a pass hook still sees every instant). */
     if (s->conf.overrun == NS_OVERRUN_KILL && jb->in->req_time > 0
+        && !(lv->neutral && !s->pass_fn
+             && jb->in->runtime <= jb->in->req_time)
         && heap_push (s, s->now + jb->in->req_time, EV_LIMIT, j, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     return 0;
@@ -1406,8 +1414,10 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
     if (ns_place (s->c, &s->conf.policy, s->conf.model, s->conf.progs, &r,
                   s->pl, err) < 0)
         return D_ERROR;
-    if (s->pl->verdict == NS_PLACED)
+    if (s->pl->verdict == NS_PLACED) {
+        lv->placed = 1;
         return D_PLACED;
+    }
     if (s->pl->verdict == NS_NEVER)
         return D_NEVER;
     if (f && !allowed) {
@@ -1779,6 +1789,24 @@ static void note_failed (ns_sim_t *s, int nt)
     }
 }
 
+/* A candidate of nt tasks (its failure record f, or NULL) is refused the
+ * reserved nodes and cannot keep off them: remember it for the scan's
+ * bounds and for the next look at the same request in this state. */
+static void refuse_reserved (ns_sim_t *s, struct failkey *f, int nt)
+{
+    if (f)
+        f->touch_version = s->cluster_version;
+    /* Under packing (where a job that fits the free cores is placed) nor
+     * can any job of more tasks than the free cores outside. */
+    int t = nt;
+    if (!s->closes && outside_room (s) < t)
+        t = (int)outside_room (s) + 1;
+    if (s->tmin_resv != s->resv_id || t < s->tmin) {
+        s->tmin_resv = s->resv_id;
+        s->tmin = t;
+    }
+}
+
 /* Start the candidate at queue position pos with the placement in s->pl. */
 static int backfill_start (ns_sim_t *s, int j, int pos, int64_t *room,
                            ns_error_t *err)
@@ -1968,6 +1996,28 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                     continue;
                 }
             }
+            /* A job placed before (never dropped, then) that would end
+             * after the shadow time and has more tasks than the free
+             * cores outside the reservation: wherever it goes it takes
+             * reserved nodes, so it waits, without being placed. */
+            if (WT (s, j)->placed) {
+                if (bound < 0)
+                    bound = shadow_bound (s, head);
+                if (end_t > bound + EPS) {
+                    if (ensure_reserved (s, head, err) < 0)
+                        return -1;
+                    if (end_t > s->shadow + EPS) {
+                        if (resv_nodes (s) < 0)
+                            return ns_error_set (err, EINVAL,
+                                                 "reservation lost");
+                        if (nt > outside_room (s)) {
+                            refuse_reserved (s, f, nt);
+                            refused = 1;
+                            continue;
+                        }
+                    }
+                }
+            }
             int d = decide (s, j, NULL, err);
             if (d == D_ERROR)
                 return -1;
@@ -2008,18 +2058,7 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                 if (d == D_ERROR)
                     return -1;
                 if (d != D_PLACED) {
-                    if (f)
-                        f->touch_version = s->cluster_version;
-                    /* Under packing (where a job that fits the free
-                     * cores is placed) nor can any job of more tasks than
-                     * the free cores outside. */
-                    int t = nt;
-                    if (!s->closes && outside_room (s) < t)
-                        t = (int)outside_room (s) + 1;
-                    if (s->tmin_resv != s->resv_id || t < s->tmin) {
-                        s->tmin_resv = s->resv_id;
-                        s->tmin = t;
-                    }
+                    refuse_reserved (s, f, nt);
                     refused = 1;
                     continue;
                 }
