@@ -762,11 +762,20 @@ static int byest_insert (ns_sim_t *s, int j)
     /* The nearest ended entry: after pos, the entries up to it move one
      * place on; before pos, the ones after it move one place back. */
     int d = -1;
-    for (int i = 0; i < BYEST_NEAR && d < 0; i++) {
-        if (pos + i < s->nbyest && s->byest_nodes[pos + i] == 0)
-            d = pos + i;
-        else if (pos - 1 - i >= 0 && s->byest_nodes[pos - 1 - i] == 0)
-            d = pos - 1 - i;
+    if (s->nbdead > 0) {
+        /* the nearest: after pos at distance i (pos + i), else before
+         * it at a distance under i (pos - 1 - i) */
+        int i = 0, top = s->nbyest - pos < BYEST_NEAR ? s->nbyest - pos
+                                                      : BYEST_NEAR;
+        const int *bn = s->byest_nodes;
+        while (i < top && bn[pos + i] != 0)
+            i++;
+        int lim = i < top ? i : BYEST_NEAR, k = 0;
+        if (lim > pos)
+            lim = pos;
+        while (k < lim && bn[pos - 1 - k] != 0)
+            k++;
+        d = k < lim ? pos - 1 - k : i < top ? pos + i : -1;
     }
     if (d >= pos)
         byest_move (s, pos + 1, pos, d - pos);
@@ -945,6 +954,19 @@ static int update_cotenants (ns_sim_t *s, int j)
     /* A neutral program's arrival or departure changes only the shared
      * flags of its co-tenants, and only on arrival. */
     int flags_only = lv->neutral;
+    if (flags_only) {
+        /* setting a flag twice is harmless: no stamps */
+        for (int i = 0; i < jb->out.nodes; i++) {
+            int node = s->shares[jb->shoff + i].node;
+            int nt = ns_node_ntenants (s->c, node);
+            for (int k = 0; k < nt; k++) {
+                int other = (int)ns_node_tenant_job (s->c, node, k);
+                if (other != j)
+                    s->jobs[other].out.shared = 1;
+            }
+        }
+        return 0;
+    }
     s->stamp++;
     for (int i = 0; i < jb->out.nodes; i++) {
         int node = s->shares[jb->shoff + i].node;
@@ -955,10 +977,6 @@ static int update_cotenants (ns_sim_t *s, int j)
             if (other == j || LV (s, other)->stamp == s->stamp)
                 continue;
             LV (s, other)->stamp = s->stamp;
-            if (flags_only) {
-                s->jobs[other].out.shared = 1;
-                continue;
-            }
             if (update_rate (s, other) < 0)
                 return -1;
         }
