@@ -1790,6 +1790,12 @@ static double shadow_bound (const ns_sim_t *s, int head)
     int64_t free = free_cores (s), need = s->jobs[head].in->ntasks;
     if (free >= need)
         return s->now;
+    /* The last count of reserve_pack () for as many cores still holds
+     * (ec_again ()): the cores suffice at its time, not before. */
+    const struct endcount *ec = &s->ec[0];
+    if (ec->ok && ec->need == need && free + ec->below < need
+        && free + ec->upto >= need)
+        return ec->when > s->now ? ec->when : s->now;
     for (int k = 0; k < s->nbyest; k++) {
         free += s->byest_cores[k];
         if (free >= need)
