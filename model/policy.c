@@ -276,7 +276,8 @@ struct decide {
 
     int found;
     double *score;      /* min-slowdown: score of each found node */
-    double score_buf[64];
+    double *score_buf;  /* 64 entries (ns_place (): its own, not zeroed
+                           with the rest) */
     int nrefused[REF_COUNT];
     int shown[REF_COUNT][REF_SHOW];
 };
@@ -1195,9 +1196,10 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
         return ns_error_set (err, EINVAL, "ns_place: malformed policy");
     if (validate (c, req, err) < 0)
         return -1;
+    double score_buf[64];
     struct decide d = {
         .c = c, .pol = pol, .m = m, .req = req, .pl = pl,
-        .mask = req->allowed,
+        .mask = req->allowed, .score_buf = score_buf,
     };
     pl->flags = 0;
     pl->why = NS_PACK_NONE;
@@ -1252,6 +1254,20 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
     return 0;
 }
 
+/* A placement for shape () alone, which reads its cap and sets its
+ * mem_per_node: the rest (512 bytes of explanation among them) is not
+ * zeroed, on the paths that ask for a shape many times a pass. */
+static void shape_only (ns_placement_t *pl, const ns_cluster_t *c)
+{
+    pl->cap = ns_cluster_nnodes (c);
+    pl->mem_per_node = 0;
+    pl->shares = NULL;
+    pl->scratch = NULL;
+    pl->tier = NULL;
+    pl->order = NULL;
+    pl->cache = NULL;
+}
+
 int ns_place_shape (const ns_cluster_t *c, const ns_policy_t *pol,
                     const ns_interf_t *m, const ns_request_t *req, int *width,
                     int *slot, ns_error_t *err)
@@ -1260,7 +1276,8 @@ int ns_place_shape (const ns_cluster_t *c, const ns_policy_t *pol,
         return ns_error_set (err, EINVAL, "ns_place_shape: missing argument");
     if (validate (c, req, err) < 0)
         return -1;
-    ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
+    ns_placement_t pl;
+    shape_only (&pl, c);
     struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl,
                         .mask = req->allowed };
     shape (&d, 0);
@@ -1274,7 +1291,8 @@ int ns_place_governed (const ns_cluster_t *c, const ns_policy_t *pol,
 {
     if (!c || !pol || !req || validate (c, req, NULL) < 0)
         return 0;
-    ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
+    ns_placement_t pl;
+    shape_only (&pl, c);
     struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl,
                         .mask = req->allowed };
     return ns_policy_is_sharing (pol->kind) && pack_reason (&d) == NS_PACK_NONE;
@@ -1318,7 +1336,8 @@ int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
 {
     if (!c || !pol || !req || !nodes)
         return stop_at;
-    ns_placement_t pl = { .cap = ns_cluster_nnodes (c) };
+    ns_placement_t pl;
+    shape_only (&pl, c);
     struct decide d = { .c = c, .pol = pol, .m = m, .req = req, .pl = &pl,
                         .mask = req->allowed };
     if (validate (c, req, NULL) < 0 || shape (&d, 0) == NS_NEVER)
