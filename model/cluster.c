@@ -1028,6 +1028,19 @@ static int runs_kept (const ns_cluster_t *c, int busy_only, int *start,
     return r->n;
 }
 
+int ns_cluster_runs_view (const ns_cluster_t *c, int busy_only,
+                          const int **start, const int **end,
+                          const int64_t **cpus)
+{
+    int b = busy_only ? 1 : 0;
+    if (!c || !c->kept[b])
+        return -1;
+    *start = c->runs[b].start;
+    *end = c->runs[b].end;
+    *cpus = c->runs[b].cpus;
+    return c->runs[b].n;
+}
+
 int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
                      int busy_only, int unit, const ns_node_limits_t *lim,
                      int *start, int *end, int *cpus)

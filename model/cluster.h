@@ -158,6 +158,14 @@ int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
                      int busy_only, int unit, const ns_node_limits_t *lim,
                      int *start, int *end, int *cpus);
 
+/* The runs ns_cluster_runs () gives a request without allowed and lim,
+ * unit 1, read in place where the cluster keeps them: their count, with
+ * *start, *end and *cpus pointing at them (cpus not capped at INT_MAX)
+ * until the cluster next changes; -1 when they are not kept. */
+int ns_cluster_runs_view (const ns_cluster_t *c, int busy_only,
+                          const int **start, const int **end,
+                          const int64_t **cpus);
+
 /* In nodes from..to, usable as for ns_cluster_runs, the one with the
  * fewest usable cores that still has need (lowest index on ties), or -1:
  * select/cons_tres's best-fit single node. */

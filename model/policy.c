@@ -623,13 +623,13 @@ static int pack_best_fit (const struct decide *d, int busy_only, int from,
 }
 
 /* Take from run b: the best-fitting single node, else nodes in order. */
-static void pack_from_run (struct decide *d, const struct runs *r, int b,
+static void pack_from_run (struct decide *d, int first, int last,
                            int busy_only, int *rem)
 {
     ns_placement_t *pl = d->pl;
-    int fit = pack_best_fit (d, busy_only, r->start[b], r->end[b], *rem);
-    int from = fit >= 0 ? fit : r->start[b];
-    int to = fit >= 0 ? fit : r->end[b];
+    int fit = pack_best_fit (d, busy_only, first, last, *rem);
+    int from = fit >= 0 ? fit : first;
+    int to = fit >= 0 ? fit : last;
     for (int n = from; n <= to && *rem > 0; n++) {
         int a = pack_avail (d, n, busy_only);
         if (a <= 0)
@@ -654,6 +654,36 @@ static int by_node (const void *a, const void *b)
  * ties) whole; the run that finally holds the rest is the tightest that
  * does.  Runs are recorded with what was still needed when taken, then
  * emitted in node order. */
+/* pack_take ()'s usual case, on the runs the cluster keeps, read in
+ * place: one run holds the job.  1 taken, 0 no run holds it (the caller
+ * decides on copies), -1 the free CPUs do not suffice. */
+static int pack_take_one (struct decide *d, int busy_only, int rem)
+{
+    const int *start, *end;
+    const int64_t *cpus;
+    int n = ns_cluster_runs_view (d->c, busy_only, &start, &end, &cpus);
+    if (n < 0)
+        return 0;
+    long long total = 0;
+    int best = -1;
+    int64_t bc = 0;
+    for (int i = 0; i < n; i++) {
+        /* as ns_runs_tightest () on the runs capped at INT_MAX */
+        int64_t x = cpus[i] > INT_MAX ? INT_MAX : cpus[i];
+        total += x;
+        if (x >= rem && (best < 0 || x < bc)) {
+            best = i;
+            bc = x;
+        }
+    }
+    if (total < rem)
+        return -1;
+    if (best < 0)
+        return 0;
+    pack_from_run (d, start[best], end[best], busy_only, &rem);
+    return 1;
+}
+
 static int pack_take (struct decide *d, int busy_only)
 {
     ns_placement_t *pl = d->pl;
@@ -662,13 +692,18 @@ static int pack_take (struct decide *d, int busy_only)
     int *need = pl->scratch + 3 * pl->cap;     /* 0: run not taken */
     int rem = d->req->ntasks * d->req->cpus_per_task;
     d->found = 0;
+    if (pack_cached (d)) {
+        int one = pack_take_one (d, busy_only, rem);
+        if (one != 0)
+            return one > 0;
+    }
     long long total = pack_runs (d, busy_only, &r);
     if (total < rem)
         return 0;
     int b = ns_runs_tightest (r.cpus, r.n, rem);
     if (b >= 0) {
         /* One run holds it (the usual case): only that run is taken */
-        pack_from_run (d, &r, b, busy_only, &rem);
+        pack_from_run (d, r.start[b], r.end[b], busy_only, &rem);
         return 1;
     }
     /* No run holds it: the largest runs, in order, until one does (a
@@ -687,7 +722,7 @@ static int pack_take (struct decide *d, int busy_only)
         return 0;       /* cannot happen: total >= rem */
     for (int i = 0; i < r.n; i++)
         if (need[i] > 0)
-            pack_from_run (d, &r, i, busy_only, &need[i]);
+            pack_from_run (d, r.start[i], r.end[i], busy_only, &need[i]);
     return 1;
 }
 
