@@ -147,6 +147,9 @@ struct ns_sim {
     uint64_t *qlive;    /* per block of QBLOCK positions: bit i set when
                            position QBLOCK * block + i holds a queued job */
     int blivecap;
+    unsigned char *qdirty; /* per block: a job left it since its minima in
+                              the tree were counted (they may be low) */
+    int bdirtycap;
     /* A min-tree over the blocks (qtree.h): per class of task counts (a
      * job larger than the machine has key 0: it must be looked at to be
      * dropped) the least estimate of the block's queued jobs.  A scan
@@ -535,6 +538,7 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->qest);
     ns_qtree_free (&s->tree);
     free (s->qlive);
+    free (s->qdirty);
     free (s->fast);
     free (s->byest);
     free (s->byest_end);
@@ -590,6 +594,8 @@ static int add_job (ns_sim_t *s, const ns_simjob_t *job, int copy,
                     1024) < 0
         || ns_grow (&s->qlive, &s->blivecap, s->jobcap / QBLOCK + 1,
                     sizeof (*s->qlive), 64) < 0
+        || ns_grow (&s->qdirty, &s->bdirtycap, s->jobcap / QBLOCK + 1,
+                    sizeof (*s->qdirty), 64) < 0
         || ns_qtree_grow (&s->tree, s->jobcap / QBLOCK + 1) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
@@ -1553,24 +1559,13 @@ static void queue_trim (ns_sim_t *s)
 /* Leave a tombstone at pos; the head moves past tombstones. */
 static void queue_remove (ns_sim_t *s, int pos)
 {
-    int b = pos / QBLOCK, cls = ns_qtree_class (qkey (s, pos));
-    float est = ns_qtree_est (s->qest[pos]);
+    int b = pos / QBLOCK;
     s->queue[pos] = -1;
     s->qtasks[pos] = -1;
     s->qlive[b] &= ~(1ULL << (pos % QBLOCK));
-    if (ns_qtree_leaf (&s->tree, b)[cls] == est) {
-        /* it was the least of its class in the block: the next least */
-        float m = INFINITY;
-        for (uint64_t live = s->qlive[b]; live; live &= live - 1) {
-            int p = b * QBLOCK + __builtin_ctzll (live);
-            if (ns_qtree_class (qkey (s, p)) == cls) {
-                float e = ns_qtree_est (s->qest[p]);
-                if (e < m)
-                    m = e;
-            }
-        }
-        ns_qtree_set (&s->tree, b, cls, m);
-    }
+    /* The block's minima in the tree stay, lower bounds still: counted
+     * again when a scan finds nothing there (block_recount ()). */
+    s->qdirty[b] = 1;
     while (s->qstart < s->qend && s->qtasks[s->qstart] < 0)
         s->qstart++;
     queue_trim (s);
@@ -1880,6 +1875,26 @@ static uint64_t block_mask (const ns_sim_t *s, int b, const struct scanq *q)
     return m;
 }
 
+/* The tree's minima of block b counted anew from its queued jobs. */
+static void block_recount (ns_sim_t *s, int b)
+{
+    float m[NS_QTREE_CLASSES];
+    for (int c = 0; c < NS_QTREE_CLASSES; c++)
+        m[c] = INFINITY;
+    for (uint64_t live = s->qlive[b]; live; live &= live - 1) {
+        int p = b * QBLOCK + __builtin_ctzll (live);
+        int c = ns_qtree_class (qkey (s, p));
+        float e = ns_qtree_est (s->qest[p]);
+        if (e < m[c])
+            m[c] = e;
+    }
+    const float *leaf = ns_qtree_leaf (&s->tree, b);
+    for (int c = 0; c < NS_QTREE_CLASSES; c++)
+        if (leaf[c] != m[c])
+            ns_qtree_set (&s->tree, b, c, m[c]);
+    s->qdirty[b] = 0;
+}
+
 /* The first position from pos on, before end, that may hold a job able to
  * start under q, else end.  The blocks where none can are passed through
  * the tree; within a block the live jobs under q are a bit mask, kept
@@ -1908,6 +1923,10 @@ static int next_candidate (ns_sim_t *s, int pos, int end,
             }
             s->mblock = b;
             s->mbits = block_mask (s, b, q);
+            /* Nothing here after all: if a job left the block, its
+             * minima may have misled the tree; count them anew. */
+            if (!s->mbits && s->qdirty[b])
+                block_recount (s, b);
         }
         uint64_t m = s->mbits >> (pos % QBLOCK);
         if (m) {
@@ -2151,8 +2170,10 @@ static int enqueue (ns_sim_t *s, int j)
     s->qest[pos] = est_runtime (&s->jobs[j]);
     s->queue[pos] = j;
     int b = pos / QBLOCK, cls = ns_qtree_class (qkey (s, pos));
-    if (pos % QBLOCK == 0)
+    if (pos % QBLOCK == 0) {
         s->qlive[b] = 0;
+        s->qdirty[b] = 0;
+    }
     s->qlive[b] |= 1ULL << (pos % QBLOCK);
     float est = ns_qtree_est (s->qest[pos]);
     if (est < ns_qtree_leaf (&s->tree, b)[cls])
