@@ -649,11 +649,6 @@ static int by_node (const void *a, const void *b)
     return (x->node > y->node) - (x->node < y->node);
 }
 
-/* 1 when the job got its CPUs (shares filled in node order, d->found
- * nodes).  While no run suffices cons_tres takes the largest (earliest on
- * ties) whole; the run that finally holds the rest is the tightest that
- * does.  Runs are recorded with what was still needed when taken, then
- * emitted in node order. */
 /* pack_take ()'s usual case, on the runs the cluster keeps, read in
  * place: one run holds the job.  1 taken, 0 no run holds it (the caller
  * decides on copies), -1 the free CPUs do not suffice. */
@@ -684,6 +679,11 @@ static int pack_take_one (struct decide *d, int busy_only, int rem)
     return 1;
 }
 
+/* 1 when the job got its CPUs (shares filled in node order, d->found
+ * nodes).  While no run suffices cons_tres takes the largest (earliest on
+ * ties) whole; the run that finally holds the rest is the tightest that
+ * does.  Runs are recorded with what was still needed when taken, then
+ * emitted in node order. */
 static int pack_take (struct decide *d, int busy_only)
 {
     ns_placement_t *pl = d->pl;
