@@ -1878,20 +1878,22 @@ static uint64_t block_mask (const ns_sim_t *s, int b, const struct scanq *q)
 /* The tree's minima of block b counted anew from its queued jobs. */
 static void block_recount (ns_sim_t *s, int b)
 {
-    float m[NS_QTREE_CLASSES];
+    float m[NS_QTREE_CLASSES], mk[NS_QTREE_CLASSES];
     for (int c = 0; c < NS_QTREE_CLASSES; c++)
-        m[c] = INFINITY;
+        m[c] = mk[c] = INFINITY;
     for (uint64_t live = s->qlive[b]; live; live &= live - 1) {
         int p = b * QBLOCK + __builtin_ctzll (live);
-        int c = ns_qtree_class (qkey (s, p));
-        float e = ns_qtree_est (s->qest[p]);
+        int key = qkey (s, p), c = ns_qtree_class (key);
+        float e = ns_qtree_est (s->qest[p]), k = ns_qtree_key (key);
         if (e < m[c])
             m[c] = e;
+        if (k < mk[c])
+            mk[c] = k;
     }
     const float *leaf = ns_qtree_leaf (&s->tree, b);
     for (int c = 0; c < NS_QTREE_CLASSES; c++)
-        if (leaf[c] != m[c])
-            ns_qtree_set (&s->tree, b, c, m[c]);
+        if (leaf[c] != m[c] || leaf[NS_QTREE_CLASSES + c] != mk[c])
+            ns_qtree_set (&s->tree, b, c, m[c], mk[c]);
     s->qdirty[b] = 0;
 }
 
@@ -2169,15 +2171,17 @@ static int enqueue (ns_sim_t *s, int j)
     s->qtasks[pos] = s->jobs[j].in->ntasks;
     s->qest[pos] = est_runtime (&s->jobs[j]);
     s->queue[pos] = j;
-    int b = pos / QBLOCK, cls = ns_qtree_class (qkey (s, pos));
+    int b = pos / QBLOCK, key = qkey (s, pos), cls = ns_qtree_class (key);
     if (pos % QBLOCK == 0) {
         s->qlive[b] = 0;
         s->qdirty[b] = 0;
     }
     s->qlive[b] |= 1ULL << (pos % QBLOCK);
-    float est = ns_qtree_est (s->qest[pos]);
-    if (est < ns_qtree_leaf (&s->tree, b)[cls])
-        ns_qtree_set (&s->tree, b, cls, est);
+    float est = ns_qtree_est (s->qest[pos]), k = ns_qtree_key (key);
+    const float *leaf = ns_qtree_leaf (&s->tree, b);
+    float le = leaf[cls], lk = leaf[NS_QTREE_CLASSES + cls];
+    if (est < le || k < lk)
+        ns_qtree_set (&s->tree, b, cls, est < le ? est : le, k < lk ? k : lk);
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)
         s->stats.first_submit = s->now;

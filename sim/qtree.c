@@ -10,6 +10,9 @@
 
 #define K NS_QTREE_CLASSES
 
+/* Node i's least estimates (K floats), then its least keys (K). */
+#define NODE(e, i) ((e) + (size_t)2 * K * (i))
+
 int ns_qtree_grow (ns_qtree_t *t, int nblocks)
 {
     if (nblocks <= t->n)
@@ -17,18 +20,18 @@ int ns_qtree_grow (ns_qtree_t *t, int nblocks)
     int n = t->n ? t->n : 64;
     while (n < nblocks)
         n *= 2;
-    float *e = malloc (sizeof (*e) * K * 2 * (size_t)n);
+    float *e = malloc (sizeof (*e) * 2 * K * 2 * (size_t)n);
     if (!e)
         return -1;
-    for (size_t i = 0; i < (size_t)K * 2 * n; i++)
+    for (size_t i = 0; i < (size_t)2 * K * 2 * n; i++)
         e[i] = INFINITY;
     if (t->n)
-        memcpy (e + (size_t)K * n, t->est + (size_t)K * t->n,
-                sizeof (*e) * K * (size_t)t->n);
+        memcpy (NODE (e, n), NODE (t->est, t->n),
+                sizeof (*e) * 2 * K * (size_t)t->n);
     for (int i = n - 1; i >= 1; i--)
-        for (int c = 0; c < K; c++) {
-            float l = e[K * 2 * i + c], r = e[K * (2 * i + 1) + c];
-            e[K * i + c] = l < r ? l : r;
+        for (int c = 0; c < 2 * K; c++) {
+            float l = NODE (e, 2 * i)[c], r = NODE (e, 2 * i + 1)[c];
+            NODE (e, i)[c] = l < r ? l : r;
         }
     free (t->est);
     t->est = e;
@@ -43,16 +46,20 @@ void ns_qtree_free (ns_qtree_t *t)
     t->n = 0;
 }
 
-void ns_qtree_set (ns_qtree_t *t, int b, int cls, float est)
+void ns_qtree_set (ns_qtree_t *t, int b, int cls, float est, float key)
 {
     int i = t->n + b;
-    t->est[K * i + cls] = est;
+    NODE (t->est, i)[cls] = est;
+    NODE (t->est, i)[K + cls] = key;
     for (i >>= 1; i >= 1; i >>= 1) {
-        float l = t->est[K * 2 * i + cls], r = t->est[K * (2 * i + 1) + cls];
-        float m = l < r ? l : r;
-        if (t->est[K * i + cls] == m)
+        const float *l = NODE (t->est, 2 * i), *r = NODE (t->est, 2 * i + 1);
+        float *m = NODE (t->est, i);
+        float me = l[cls] < r[cls] ? l[cls] : r[cls];
+        float mk = l[K + cls] < r[K + cls] ? l[K + cls] : r[K + cls];
+        if (m[cls] == me && m[K + cls] == mk)
             break;      /* the ancestors do not change either */
-        t->est[K * i + cls] = m;
+        m[cls] = me;
+        m[K + cls] = mk;
     }
 }
 
@@ -67,33 +74,41 @@ void ns_qtree_query (ns_qtree_query_t *q, int64_t fits, int64_t outside,
         if (flim > FLT_MAX)
             flim = FLT_MAX;
     }
-    for (int c = 0; c < K; c++) {
-        int64_t lo = c == 0 ? 0 : (int64_t)1 << (c - 1);
-        if (lo > fits)
-            q->bound[c] = -INFINITY;    /* every key of the class is
-                                           larger than fits */
-        else if (lo <= outside)
-            q->bound[c] = FLT_MAX;      /* some may start anywhere */
-        else
-            q->bound[c] = flim;
-    }
+    /* a negative bound: no key (>= 0) is at most it */
+    q->fits = fits < 0 ? -1.0f : ns_qtree_key (fits);
+    if (outside > fits)
+        outside = fits;
+    q->outside = outside < 0 ? -1.0f : ns_qtree_key (outside);
+    q->lim = flim;
 }
 
-/* Does any class of node e hold an estimate within its bound?  Four
- * classes at a time (GCC's vector extension: SIMD where the target has
- * it); every scan step of the tree asks it. */
+/* May any class of node e hold a job able to start under q?  Four classes
+ * at a time (GCC's vector extension: SIMD where the target has it); every
+ * scan step of the tree asks it. */
 typedef float v4f __attribute__ ((vector_size (16)));
 typedef int v4i __attribute__ ((vector_size (16)));
 
 _Static_assert (K == 16, "hit () compares 16 classes");
 
-static inline int hit (const float *e, const float *bound)
+static inline int hit (const float *e, const ns_qtree_query_t *q)
 {
-    v4f a[4], b[4];
-    memcpy (a, e, sizeof (a));
-    memcpy (b, bound, sizeof (b));
-    v4i r = (a[0] <= b[0]) | (a[1] <= b[1]) | (a[2] <= b[2])
-            | (a[3] <= b[3]);
+    v4f e0, e1, e2, e3, k0, k1, k2, k3;
+    memcpy (&e0, e, sizeof (v4f));
+    memcpy (&e1, e + 4, sizeof (v4f));
+    memcpy (&e2, e + 8, sizeof (v4f));
+    memcpy (&e3, e + 12, sizeof (v4f));
+    memcpy (&k0, e + K, sizeof (v4f));
+    memcpy (&k1, e + K + 4, sizeof (v4f));
+    memcpy (&k2, e + K + 8, sizeof (v4f));
+    memcpy (&k3, e + K + 12, sizeof (v4f));
+    v4f f = { q->fits, q->fits, q->fits, q->fits };
+    v4f o = { q->outside, q->outside, q->outside, q->outside };
+    v4f l = { q->lim, q->lim, q->lim, q->lim };
+    /* outside <= fits: a key at most outside is at most fits */
+    v4i r = (k0 <= o) | ((k0 <= f) & (e0 <= l));
+    r |= (k1 <= o) | ((k1 <= f) & (e1 <= l));
+    r |= (k2 <= o) | ((k2 <= f) & (e2 <= l));
+    r |= (k3 <= o) | ((k3 <= f) & (e3 <= l));
     uint64_t w[2];
     memcpy (w, &r, sizeof (w));
     return (w[0] | w[1]) != 0;
@@ -105,7 +120,7 @@ int ns_qtree_next (const ns_qtree_t *t, int b, const ns_qtree_query_t *q)
         return -1;
     int i = t->n + b;
     for (;;) {
-        if (hit (t->est + (size_t)K * i, q->bound)) {
+        if (hit (NODE (t->est, i), q)) {
             if (i >= t->n)
                 return i - t->n;
             i = 2 * i;      /* the leftmost child that may hold one */

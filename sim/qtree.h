@@ -4,17 +4,18 @@
  * Queued jobs fall in classes by their key (their task count, 0 for a job
  * that must be looked at whatever the state): class 0 holds key 0, class
  * c >= 1 the keys of c bits, [2^(c-1), 2^c - 1], the last class every
- * larger key.  Leaf b holds, per class, the least estimated runtime of the
- * queued jobs of that class in block b of queue positions (INFINITY when
- * none); an inner node the least of its subtree, class by class.
+ * larger key.  Leaf b holds, per class, the least estimated runtime and
+ * the least key of the queued jobs of that class in block b of queue
+ * positions (INFINITY when none); an inner node the least of its subtree,
+ * class by class.
  *
  * A job may start only with at most `fits` tasks, and with more than
- * `outside` tasks only if its estimate is at most `lim`: a query turns
- * these into a bound per class, and the scan passes every block where no
- * class has a job under its bound in O(log blocks).  Within a class whose
- * keys straddle a threshold the bound is the looser one: a block found
- * may hold no job able to start (the caller looks at each), a block
- * passed holds none.
+ * `outside` tasks only if its estimate is at most `lim`.  A class may
+ * hold such a job where its least key is at most fits, and its least key
+ * at most outside or its least estimate at most lim; the scan passes
+ * every block where no class may, in O(log blocks).  The two minima may
+ * come from different jobs: a block found may hold no job able to start
+ * (the caller looks at each), a block passed holds none.
  */
 #ifndef NODESHARE_QTREE_H
 #define NODESHARE_QTREE_H
@@ -26,15 +27,15 @@
 #define NS_QTREE_CLASSES 16
 
 typedef struct {
-    float *est;     /* 2 * n nodes of NS_QTREE_CLASSES minima; leaf b is
-                       node n + b */
+    float *est;     /* 2 * n nodes of NS_QTREE_CLASSES least estimates,
+                       then as many least keys (ns_qtree_key ()); leaf b
+                       is node n + b */
     int n;          /* leaves, a power of two */
 } ns_qtree_t;
 
 typedef struct {
-    float bound[NS_QTREE_CLASSES];  /* a class may hold a job able to
-                                       start where its least estimate is
-                                       at most this */
+    float fits, outside, lim;   /* the bounds as the tree compares them:
+                                   never below the exact ones */
 } ns_qtree_query_t;
 
 /* The class of a key (>= 0).  Inline: the scans ask it of every job
@@ -58,10 +59,18 @@ static inline float ns_qtree_est (double est)
     return f;
 }
 
-/* The tree's minima of leaf b (NS_QTREE_CLASSES floats, read only). */
+/* A key as the tree stores it: a float no larger than key (exact up to
+ * 2^24). */
+static inline float ns_qtree_key (int64_t key)
+{
+    return key < (1 << 24) ? (float)key : (float)(1 << 24);
+}
+
+/* The tree's least estimates of leaf b (NS_QTREE_CLASSES floats, read
+ * only), followed by its least keys (as many). */
 static inline const float *ns_qtree_leaf (const ns_qtree_t *t, int b)
 {
-    return t->est + (size_t)NS_QTREE_CLASSES * (t->n + b);
+    return t->est + (size_t)2 * NS_QTREE_CLASSES * (t->n + b);
 }
 
 /* Room for nblocks leaves (new ones empty).  0, or -1 out of memory (the
@@ -70,9 +79,10 @@ int ns_qtree_grow (ns_qtree_t *t, int nblocks);
 void ns_qtree_free (ns_qtree_t *t);
 
 
-/* Leaf b's minimum of class cls becomes est (a value of ns_qtree_est (),
- * or INFINITY for none). */
-void ns_qtree_set (ns_qtree_t *t, int b, int cls, float est);
+/* Leaf b's minima of class cls become est (a value of ns_qtree_est (),
+ * or INFINITY for none) and key (a value of ns_qtree_key (), or
+ * INFINITY). */
+void ns_qtree_set (ns_qtree_t *t, int b, int cls, float est, float key);
 
 /* The bounds for jobs of at most fits tasks, and of at most outside
  * tasks (outside <= fits) or an estimate of at most lim. */
