@@ -974,6 +974,11 @@ static int next_bit (const ns_cluster_t *c, const uint64_t *bits, int from)
     }
 }
 
+const uint64_t *ns_cluster_empty_bits (const ns_cluster_t *c)
+{
+    return c->empty;
+}
+
 int ns_cluster_next_empty (const ns_cluster_t *c, int from)
 {
     return c ? next_bit (c, c->empty, from) : -1;

@@ -142,6 +142,10 @@ const int *ns_cluster_free_cores_ref (const ns_cluster_t *c);
  * has a free core; in place, as ns_cluster_free_cores_ref (). */
 const uint64_t *ns_cluster_avail_bits (const ns_cluster_t *c);
 
+/* (nnodes + 63) / 64 words, bit n set when node n is empty (no tenant);
+ * in place, as ns_cluster_free_cores_ref (). */
+const uint64_t *ns_cluster_empty_bits (const ns_cluster_t *c);
+
 /* First empty node with index >= from, or -1. */
 int ns_cluster_next_empty (const ns_cluster_t *c, int from);
 int ns_cluster_nempty (const ns_cluster_t *c);

@@ -322,6 +322,35 @@ static void take (struct decide *d, int node, double score)
     d->found++;
 }
 
+/* The empty nodes of [from, to) in index order, those of this round
+ * (with req->avoid: round 0 the unmarked ones, round 1 the marked), until
+ * the job has its width. */
+static void take_empty_range (struct decide *d, int from, int to, int round)
+{
+    const uint64_t *bits = ns_cluster_empty_bits (d->c);
+    const int *fc = ns_cluster_free_cores_ref (d->c);
+    const unsigned char *avoid = d->req->avoid;
+    if (from >= to)
+        return;
+    for (int w = from >> 6; w <= (to - 1) >> 6; w++) {
+        uint64_t word = bits[w];
+        if (w == from >> 6)
+            word &= ~0ULL << (from & 63);
+        for (; word; word &= word - 1) {
+            int n = (w << 6) + __builtin_ctzll (word);
+            if (n >= to || d->found >= d->width)
+                return;
+            if (avoid && !avoid[n] != (round == 0))
+                continue;   /* this node's round is the other one */
+            if (!allowed (d, n)
+                || (d->limp ? room (d, n) : fc[n]) < d->slot)
+                refuse (d, REF_BUSY, n);
+            else
+                take (d, n, 0.0);
+        }
+    }
+}
+
 /* Empty nodes first: word-scan the empty bitmap from the start offset.
  * With req->avoid, a first round takes the unmarked nodes only and a
  * second the marked ones. */
@@ -329,22 +358,12 @@ static void take_empty (struct decide *d)
 {
     int nn = ns_cluster_nnodes (d->c);
     int start = scan_start (d);
-    const unsigned char *avoid = d->req->avoid;
-    for (int round = avoid ? 0 : 1; round < 2; round++)
-        for (int pass = 0; pass < 2 && d->found < d->width; pass++) {
-            int from = pass == 0 ? start : 0;
-            int to = pass == 0 ? nn : start;
-            for (int n = ns_cluster_next_empty (d->c, from);
-                 n >= 0 && n < to && d->found < d->width;
-                 n = ns_cluster_next_empty (d->c, n + 1)) {
-                if (avoid && !avoid[n] != (round == 0))
-                    continue;   /* this node's round is the other one */
-                if (!allowed (d, n) || room (d, n) < d->slot)
-                    refuse (d, REF_BUSY, n);
-                else
-                    take (d, n, 0.0);
-            }
-        }
+    for (int round = d->req->avoid ? 0 : 1; round < 2; round++) {
+        if (d->found < d->width)
+            take_empty_range (d, start, nn, round);
+        if (d->found < d->width)
+            take_empty_range (d, 0, start, round);
+    }
 }
 
 /* Pairing rule of the policy for program p joining node n. */

@@ -1613,9 +1613,11 @@ static int reserve_whole (ns_sim_t *s, int head)
         double end = s->byest_end[k - 1];
         s->shadow = end > s->now ? end : s->now;
         int64_t left = width - released;
-        for (int nd = ns_cluster_next_empty (s->c, 0); nd >= 0 && left > 0;
-             nd = ns_cluster_next_empty (s->c, nd + 1), left--)
-            mark (s, nd);
+        const uint64_t *empty = ns_cluster_empty_bits (s->c);
+        for (int w = 0; w < (s->conf.nnodes + 63) / 64 && left > 0; w++)
+            for (uint64_t word = empty[w]; word && left > 0;
+                 word &= word - 1, left--)
+                mark (s, (w << 6) + __builtin_ctzll (word));
     }
     return 0;
 }
@@ -1713,9 +1715,10 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
         && reserve_pack (s, head) == 0)
         return 0;
     memset (s->avoid, 0, nn);
-    for (int n = ns_cluster_next_empty (s->c, 0); n >= 0;
-         n = ns_cluster_next_empty (s->c, n + 1))
-        s->avoid[n] = 1;
+    const uint64_t *empty = ns_cluster_empty_bits (s->c);
+    for (int w = 0; w < (nn + 63) / 64; w++)
+        for (uint64_t word = empty[w]; word; word &= word - 1)
+            s->avoid[(w << 6) + __builtin_ctzll (word)] = 1;
     new_marks (s);
     ns_request_t req;
     fill_request (s, head, &req);

@@ -83,7 +83,7 @@ static void test_churn (void)
     ns_error_t err;
     c = ns_cluster_create (1000, 8, 2, &err);
     uint64_t live[3000];
-    int nlive = 0, failures = 0, adds = 0;
+    int nlive = 0, failures = 0, adds = 0, bad_bits = 0;
     srand (42);
     for (int step = 0; step < 20000; step++) {
         if (nlive < 3000 && (nlive == 0 || rand () % 3 != 0)) {
@@ -108,8 +108,16 @@ static void test_churn (void)
             diag ("step %d: %s", step, err.text);
             failures++;
         }
+        if (step % 1000 == 0) {
+            const uint64_t *e = ns_cluster_empty_bits (c);
+            for (int n = 0; n < 1000; n++)
+                if ((int)(e[n >> 6] >> (n & 63) & 1)
+                    != ns_node_is_empty (c, n))
+                    bad_bits++;
+        }
     }
     ok (adds > 5000, "churn added %d jobs", adds);
+    is_int (bad_bits, 0, "the empty bitmap in place marks the empty nodes");
     is_int (failures, 0, "no failed removal, invariants held");
     is_int (ns_cluster_njobs (c), nlive, "job count matches");
     int missing = 0;
