@@ -82,45 +82,47 @@ void ns_qtree_query (ns_qtree_query_t *q, int64_t fits, int64_t outside,
     q->lim = flim;
 }
 
-/* May any class of node e hold a job able to start under q?  Four classes
- * at a time (GCC's vector extension: SIMD where the target has it); every
- * scan step of the tree asks it. */
-typedef float v4f __attribute__ ((vector_size (16)));
-typedef int v4i __attribute__ ((vector_size (16)));
+/* May any class of node e hold a job able to start under q?  Eight
+ * classes at a time (GCC's vector extension: two SSE registers each, or
+ * one AVX register in the clone of ns_qtree_next () for processors that
+ * have AVX2); every scan step of the tree asks it. */
+typedef float v8f __attribute__ ((vector_size (32)));
+typedef int v8i __attribute__ ((vector_size (32)));
 
 _Static_assert (K == 16, "hit () compares 16 classes");
 
-static inline int hit (const float *e, const ns_qtree_query_t *q)
+static inline int hit (const float *e, v8f f, v8f o, v8f l)
 {
-    v4f e0, e1, e2, e3, k0, k1, k2, k3;
-    memcpy (&e0, e, sizeof (v4f));
-    memcpy (&e1, e + 4, sizeof (v4f));
-    memcpy (&e2, e + 8, sizeof (v4f));
-    memcpy (&e3, e + 12, sizeof (v4f));
-    memcpy (&k0, e + K, sizeof (v4f));
-    memcpy (&k1, e + K + 4, sizeof (v4f));
-    memcpy (&k2, e + K + 8, sizeof (v4f));
-    memcpy (&k3, e + K + 12, sizeof (v4f));
-    v4f f = { q->fits, q->fits, q->fits, q->fits };
-    v4f o = { q->outside, q->outside, q->outside, q->outside };
-    v4f l = { q->lim, q->lim, q->lim, q->lim };
+    v8f e0, e1, k0, k1;
+    memcpy (&e0, e, sizeof (v8f));
+    memcpy (&e1, e + 8, sizeof (v8f));
+    memcpy (&k0, e + K, sizeof (v8f));
+    memcpy (&k1, e + K + 8, sizeof (v8f));
     /* outside <= fits: a key at most outside is at most fits */
-    v4i r = (k0 <= o) | ((k0 <= f) & (e0 <= l));
+    v8i r = (k0 <= o) | ((k0 <= f) & (e0 <= l));
     r |= (k1 <= o) | ((k1 <= f) & (e1 <= l));
-    r |= (k2 <= o) | ((k2 <= f) & (e2 <= l));
-    r |= (k3 <= o) | ((k3 <= f) & (e3 <= l));
-    uint64_t w[2];
+    uint64_t w[4];
     memcpy (w, &r, sizeof (w));
-    return (w[0] | w[1]) != 0;
+    return (w[0] | w[1] | w[2] | w[3]) != 0;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) \
+    && !defined(__SANITIZE_ADDRESS__)
+__attribute__ ((target_clones ("avx2", "default")))
+#endif
 int ns_qtree_next (const ns_qtree_t *t, int b, const ns_qtree_query_t *q)
 {
     if (b >= t->n)
         return -1;
     int i = t->n + b;
+    v8f f = { q->fits, q->fits, q->fits, q->fits,
+              q->fits, q->fits, q->fits, q->fits };
+    v8f o = { q->outside, q->outside, q->outside, q->outside,
+              q->outside, q->outside, q->outside, q->outside };
+    v8f l = { q->lim, q->lim, q->lim, q->lim, q->lim, q->lim, q->lim,
+              q->lim };
     for (;;) {
-        if (hit (NODE (t->est, i), q)) {
+        if (hit (NODE (t->est, i), f, o, l)) {
             if (i >= t->n)
                 return i - t->n;
             i = 2 * i;      /* the leftmost child that may hold one */
