@@ -154,13 +154,15 @@ static int node_avail (const struct node *nd)
 
 static void update_open (ns_cluster_t *c, int n)
 {
-    int free = node_free_for_open (c, &c->nodes[n]);
     uint64_t bit = 1ULL << (n & 63);
     if (node_avail (&c->nodes[n]))
         c->avail[n >> 6] |= bit;
     else
         c->avail[n >> 6] &= ~bit;
-    for (int k = 0; c->open_kept && k < c->nlevels; k++) {
+    if (!c->open_kept)
+        return;
+    int free = node_free_for_open (c, &c->nodes[n]);
+    for (int k = 0; k < c->nlevels; k++) {
         if (free >= (1 << k))
             c->open[k][n >> 6] |= bit;
         else
