@@ -1097,6 +1097,26 @@ int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
         return -1;
     if (from < 0)
         from = 0;
+    if (!allowed && !lim && unit == 1 && need >= 1) {
+        /* Only the nodes with a free core, not held whole (avail), can
+         * hold it: read the bitmaps and free cores, not the nodes. */
+        if (to >= c->nnodes)
+            to = c->nnodes - 1;
+        for (int n = from; n <= to; n++) {
+            uint64_t bit = 1ULL << (n & 63);
+            if (!(c->avail[n >> 6] & bit)
+                || (busy_only && (c->empty[n >> 6] & bit)))
+                continue;
+            int a = c->freec[n];
+            if (a >= need && (best < 0 || a < best_free)) {
+                best = n;
+                best_free = a;
+                if (a == need)
+                    break;
+            }
+        }
+        return best;
+    }
     for (int n = from; n <= to && n < c->nnodes; n++) {
         const struct node *nd = &c->nodes[n];
         if (nd->closed || (allowed && !allowed[n])

@@ -83,7 +83,7 @@ static void test_churn (void)
     ns_error_t err;
     c = ns_cluster_create (1000, 8, 2, &err);
     uint64_t live[3000];
-    int nlive = 0, failures = 0, adds = 0, bad_bits = 0;
+    int nlive = 0, failures = 0, adds = 0, bad_bits = 0, bad_fit = 0;
     srand (42);
     for (int step = 0; step < 20000; step++) {
         if (nlive < 3000 && (nlive == 0 || rand () % 3 != 0)) {
@@ -109,6 +109,23 @@ static void test_churn (void)
             failures++;
         }
         if (step % 1000 == 0) {
+            /* best fit: the node of fewest free cores >= need (the first
+             * on ties) among those not held whole, counted node by node */
+            for (int q = 0; q < 40; q++) {
+                int from = rand () % 1000, to = from + rand () % 300;
+                int need = 1 + rand () % 8, busy = rand () % 2, want = -1;
+                for (int n = from; n <= to && n < 1000; n++) {
+                    int a = ns_node_free_cores (c, n);
+                    if (ns_node_is_closed (c, n)
+                        || (busy && ns_node_is_empty (c, n)) || a < need)
+                        continue;
+                    if (want < 0 || a < ns_node_free_cores (c, want))
+                        want = n;
+                }
+                if (ns_cluster_best_fit (c, NULL, busy, 1, NULL, from, to,
+                                         need) != want)
+                    bad_fit++;
+            }
             const uint64_t *e = ns_cluster_empty_bits (c);
             for (int n = 0; n < 1000; n++)
                 if ((int)(e[n >> 6] >> (n & 63) & 1)
@@ -118,6 +135,8 @@ static void test_churn (void)
     }
     ok (adds > 5000, "churn added %d jobs", adds);
     is_int (bad_bits, 0, "the empty bitmap in place marks the empty nodes");
+    is_int (bad_fit, 0, "best fit from the bitmaps: the node counted node "
+                        "by node");
     is_int (failures, 0, "no failed removal, invariants held");
     is_int (ns_cluster_njobs (c), nlive, "job count matches");
     int missing = 0;
