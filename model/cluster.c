@@ -893,7 +893,7 @@ int ns_node_free_cores (const ns_cluster_t *c, int node)
 {
     if (!valid_node (c, node))
         return 0;
-    return c->nodes[node].cores - c->nodes[node].used;
+    return c->freec[node];  /* cores less used, kept beside the nodes */
 }
 
 int ns_node_ntenants (const ns_cluster_t *c, int node)
@@ -909,7 +909,7 @@ int ns_node_ngoverned (const ns_cluster_t *c, int node)
 
 int ns_node_is_empty (const ns_cluster_t *c, int node)
 {
-    return valid_node (c, node) && c->nodes[node].ntenants == 0;
+    return valid_node (c, node) && (c->empty[node >> 6] >> (node & 63) & 1);
 }
 
 int ns_node_is_closed (const ns_cluster_t *c, int node)
