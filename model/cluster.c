@@ -1087,6 +1087,29 @@ int ns_cluster_runs (const ns_cluster_t *c, const unsigned char *allowed,
     return nr;
 }
 
+/* The cores node n offers a best-fit request, or INT_MIN where it is
+ * not a candidate.  plain (no allowed mask, no limits, one core a unit,
+ * need >= 1): only the nodes with a free core, not held whole (avail),
+ * can hold it, so the bitmaps and free cores answer without the node
+ * records. */
+static int fit_room (const ns_cluster_t *c, int n, int plain,
+                     const unsigned char *allowed, int busy_only, int unit,
+                     const ns_node_limits_t *lim)
+{
+    if (plain) {
+        uint64_t bit = 1ULL << (n & 63);
+        if (!(c->avail[n >> 6] & bit)
+            || (busy_only && (c->empty[n >> 6] & bit)))
+            return INT_MIN;
+        return c->freec[n];
+    }
+    const struct node *nd = &c->nodes[n];
+    if (nd->closed || (allowed && !allowed[n])
+        || (busy_only && !nd->ntenants))
+        return INT_MIN;
+    return lim ? usable (nd, unit, lim) : (nd->cores - nd->used) / unit * unit;
+}
+
 int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
                          int busy_only, int unit, const ns_node_limits_t *lim,
                          int from, int to, int need)
@@ -1097,34 +1120,10 @@ int ns_cluster_best_fit (const ns_cluster_t *c, const unsigned char *allowed,
         return -1;
     if (from < 0)
         from = 0;
-    if (!allowed && !lim && unit == 1 && need >= 1) {
-        /* Only the nodes with a free core, not held whole (avail), can
-         * hold it: read the bitmaps and free cores, not the nodes. */
-        if (to >= c->nnodes)
-            to = c->nnodes - 1;
-        for (int n = from; n <= to; n++) {
-            uint64_t bit = 1ULL << (n & 63);
-            if (!(c->avail[n >> 6] & bit)
-                || (busy_only && (c->empty[n >> 6] & bit)))
-                continue;
-            int a = c->freec[n];
-            if (a >= need && (best < 0 || a < best_free)) {
-                best = n;
-                best_free = a;
-                if (a == need)
-                    break;
-            }
-        }
-        return best;
-    }
+    int plain = !allowed && !lim && unit == 1 && need >= 1;
     for (int n = from; n <= to && n < c->nnodes; n++) {
-        const struct node *nd = &c->nodes[n];
-        if (nd->closed || (allowed && !allowed[n])
-            || (busy_only && !nd->ntenants))
-            continue;
-        int a = lim ? usable (nd, unit, lim)
-                    : (nd->cores - nd->used) / unit * unit;
-        if (a >= need && (best < 0 || a < best_free)) {
+        int a = fit_room (c, n, plain, allowed, busy_only, unit, lim);
+        if (a != INT_MIN && a >= need && (best < 0 || a < best_free)) {
             best = n;
             best_free = a;
             if (a == need)
