@@ -28,13 +28,26 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
   libslurm-dev slurmctld slurmd slurm-client slurmdbd mariadb-server
   expect dpkg-dev ca-certificates iproute2 procps file xz-utils
   gawk hostname"
+# A root whose Slurm is built from a SchedMD release tarball (--slurm FILE)
+# has these instead of Debian's Slurm packages: Slurm's build dependencies
+# as its slurm.spec and INSTALL name them (munge, json-c, hwloc, yaml,
+# lz4, PAM, readline, curl, http-parser, JWT, D-Bus, MariaDB's client for
+# slurmdbd), as a site that builds Slurm itself has them.
+DEBIAN_SLURM="libslurm-dev slurmctld slurmd slurm-client slurmdbd"
+SLURM_BUILD_DEPS="libyaml-dev liblz4-dev libpam0g-dev libreadline-dev
+  libcurl4-openssl-dev libhttp-parser-dev libjwt-dev libdbus-1-dev
+  libmariadb-dev libmariadb-dev-compat python3"
+# How the tarball is configured: SchedMD's README (../shared/slurm), with
+# --enable-multiple-slurmd so that one host runs several `slurmd -N`.
+SLURM_CONFIGURE="--prefix=/usr --sysconfdir=/etc/slurm --with-munge --enable-multiple-slurmd"
 
 PROG=${0##*/}
 T0=$(date +%s)
 
 usage () {
     cat <<EOF
-Usage: $PROG create [--suite SUITE] [--mirror URI] [--add PKG]... ROOT
+Usage: $PROG create [--suite SUITE] [--mirror URI] [--add PKG]...
+                      [--slurm TARBALL] ROOT
        $PROG run ROOT [--bind DIR]... [--env NAME=VALUE]... [--host-net]
                       [--chdir DIR] -- CMD [ARG]...
        $PROG remove ROOT
@@ -50,7 +63,14 @@ create   debootstrap --variant=minbase SUITE into ROOT.tmp, install the
          URI of the machine's apt sources unless --mirror is given;
          debootstrap is the machine's or, if it has none for SUITE, one
          fetched with apt-get download.  --add PKG installs more packages
-         (part of the package list, so of the hash).  Progress on stderr;
+         (part of the package list, so of the hash).  --slurm TARBALL: no
+         Debian Slurm; the SchedMD release TARBALL (slurm-*.tar.*) is
+         built in ROOT/usr/src/slurm-VERSION with
+           ./configure $SLURM_CONFIGURE
+         and installed in ROOT as a site that builds Slurm installs it;
+         the configured, built tree stays there for nodeshare's
+         --with-slurm-source (its checksum is part of the hash, so a root
+         is built once per tarball).  Progress on stderr;
          the full log is ROOT/var/log/debian-root.log.
 run      CMD inside ROOT as root with PATH, HOME=/root, LANG=C.UTF-8 (and
          TERM, --env NAME=VALUE), in private mount, PID and UTS (hostname
@@ -234,7 +254,8 @@ on_signal () {
 
 cmd_create () {
     local suite mirror root extra pkgs hash stamp tmp old scratch dbs_dir dbs keyring ver rc
-    suite=$DEFAULT_SUITE mirror="" extra=""
+    local tarball tarsum srcdir
+    suite=$DEFAULT_SUITE mirror="" extra="" tarball="" tarsum=""
     while [ $# -gt 0 ]; do
         case "$1" in
             --suite) [ $# -ge 2 ] || die "--suite needs a value"; suite=$2; shift 2 ;;
@@ -243,6 +264,8 @@ cmd_create () {
             --mirror=*) mirror=${1#*=}; shift ;;
             --add) [ $# -ge 2 ] || die "--add needs a value"; extra="$extra $2"; shift 2 ;;
             --add=*) extra="$extra ${1#*=}"; shift ;;
+            --slurm) [ $# -ge 2 ] || die "--slurm needs a tarball"; tarball=$2; shift 2 ;;
+            --slurm=*) tarball=${1#*=}; shift ;;
             -h|--help) usage; exit 0 ;;
             -*) die "create: unknown option $1 (see --help)" ;;
             *) break ;;
@@ -250,9 +273,23 @@ cmd_create () {
     done
     [ $# -eq 1 ] || die "create: one ROOT expected (see --help)"
     root=$(abs "$1") || exit 1
-    # shellcheck disable=SC2086
-    pkgs=$(pkg_list $extra)
-    hash=$(printf 'recipe=%s\nsuite=%s\npackages=%s\n' "$RECIPE" "$suite" "$pkgs" |
+    if [ -n "$tarball" ]; then
+        [ -f "$tarball" ] || die "--slurm $tarball: no such file"
+        tarball=$(abs "$tarball") || exit 1
+        case "${tarball##*/}" in
+            slurm-*.tar.gz|slurm-*.tar.bz2|slurm-*.tar.xz|slurm-*.tgz) ;;
+            *) die "--slurm $tarball: a Slurm release tarball (slurm-*.tar.gz, .bz2 or .xz) expected" ;;
+        esac
+        tarsum=$(sha256sum "$tarball" | cut -d' ' -f1) || die "cannot read $tarball"
+        # shellcheck disable=SC2086
+        pkgs=$(PACKAGES=$(printf '%s\n' $PACKAGES | grep -vxF "$(printf '%s\n' $DEBIAN_SLURM)")
+               pkg_list $SLURM_BUILD_DEPS $extra)
+    else
+        # shellcheck disable=SC2086
+        pkgs=$(pkg_list $extra)
+    fi
+    hash=$(printf 'recipe=%s\nsuite=%s\npackages=%s\nslurm-tarball=%s\nconfigure=%s\n' \
+               "$RECIPE" "$suite" "$pkgs" "$tarsum" "${tarsum:+$SLURM_CONFIGURE}" |
            sha256sum | cut -c1-16)
     stamp=$root/.debian-root
     if [ -f "$stamp" ] && grep -qx "hash=$hash" "$stamp"; then
@@ -360,6 +397,28 @@ EOF
         tail -n 20 "$LOG" >&2
         die "apt-get install in $tmp failed (last lines above)"
     fi
+    srcdir=""
+    if [ -n "$tarball" ]; then
+        say "Slurm from ${tarball##*/} (sha256 ${tarsum:0:16}): configure, make -j$(nproc), make install"
+        mkdir -p "$tmp/usr/src/nodeshare-slurm" &&
+            tar -xf "$tarball" -C "$tmp/usr/src/nodeshare-slurm" ||
+            die "cannot unpack $tarball"
+        srcdir=$(cd "$tmp/usr/src/nodeshare-slurm" && ls -d */ | head -n 1)
+        srcdir=/usr/src/nodeshare-slurm/${srcdir%/}
+        [ -x "$tmp$srcdir/configure" ] || die "$tarball: no configure script at its top"
+        # shellcheck disable=SC2016
+        bg in_root "$tmp" sh -c '
+            cd "$1" && ./configure $2 >configure.log 2>&1 &&
+            make -j"$(nproc)" >make.log 2>&1 && make install >install.log 2>&1 &&
+            ldconfig' sh "$srcdir" "$SLURM_CONFIGURE" >>"$LOG" 2>&1
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            tail -n 20 "$tmp$srcdir"/configure.log "$tmp$srcdir"/make.log \
+                "$tmp$srcdir"/install.log 2>/dev/null >&2
+            die "building Slurm from $tarball in $tmp failed (last lines above)"
+        fi
+        mkdir -p "$tmp/etc/slurm"
+    fi
     ver=$(in_root "$tmp" slurmctld -V 2>>"$LOG" </dev/null) || die "slurmctld -V fails in $tmp"
     ver=${ver##* }
     say "installed: Slurm $ver"
@@ -371,6 +430,8 @@ EOF
         echo "recipe=$RECIPE"
         echo "suite=$suite"
         echo "slurm=$ver"
+        [ -z "$srcdir" ] || echo "slurm_source=$srcdir"
+        [ -z "$tarball" ] || echo "slurm_tarball=${tarball##*/} $tarsum"
         echo "packages=$pkgs"
         echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     } >"$tmp/.debian-root"

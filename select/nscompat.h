@@ -64,6 +64,16 @@ typedef struct job_details job_details_t;
 #define NS_WHOLE_TOPO(d) 0
 #endif
 
+/* A job submitted without -N: up to 25.11 slurmctld leaves max_nodes 0;
+ * from 26.05 it sets max_nodes to the task count and marks the job with
+ * JOB_IMPLICIT_MAX_NODES (job_mgr.c, _copy_job_desc_to_job_record).  Such
+ * a maximum is no node count the user asked for. */
+#ifdef JOB_IMPLICIT_MAX_NODES
+#define NS_IMPLICIT_MAX_NODES(job) (((job)->bit_flags & JOB_IMPLICIT_MAX_NODES) != 0)
+#else
+#define NS_IMPLICIT_MAX_NODES(job) 0
+#endif
+
 /*
  * select_p_job_test's last arguments: the cores a reservation excludes,
  * as one cluster-wide core bitmap (22.05-23.02), as resv_exc_t with one

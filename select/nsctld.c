@@ -703,8 +703,10 @@ static const char *explicit_request (const job_record_t *job)
                "neither DefMemPerCPU nor DefMemPerNode)";
     if (d->req_node_bitmap)
         return "--nodelist";
-    /* Without -N slurmctld leaves max_nodes 0 (no limit). */
-    if ((d->max_nodes && d->max_nodes != NO_VAL) || d->min_nodes > 1)
+    /* Without -N slurmctld leaves max_nodes 0 (no limit), or, from 26.05,
+     * sets it to the task count and says so (NS_IMPLICIT_MAX_NODES). */
+    if ((d->max_nodes && d->max_nodes != NO_VAL && !NS_IMPLICIT_MAX_NODES (job))
+        || d->min_nodes > 1)
         return "-N";
     if (set16 (d->ntasks_per_node))
         return "--ntasks-per-node";

@@ -24,21 +24,15 @@ expect () {
 cp "$top_srcdir/tests/cmd/known.json" "$tmp/known.json"
 # Three periods of one cluster, 10 days apart: whole nodes (exclusive),
 # striped alone (spread), pairs (mixed).  Node-sized jobs of 24 cores,
-# the same work per program, submissions 0-400 s apart.
+# the same work per program, submissions 0-400 s apart
+# (tests/traces/known-1500.swf).
 ok=1
 for spec in exclusive:300:1767225600 spread:300:1768089600 \
             mixed:1500:1768953600; do
     p=${spec%%:*} rest=${spec#*:}
     m=${rest%%:*} epoch=${rest#*:}
-    awk -v e="$epoch" 'BEGIN { srand (7); t = 0;
-      split ("3000 2000 1500 2500", base, " ");
-      print "; MaxNodes: 8"; print "; MaxProcs: 192";
-      print "; UnixStartTime: " e;
-      for (i = 1; i <= 1500; i++) {
-        p = int (rand () * 4) + 1; r = base[p];
-        printf "%d %d -1 %d 24 -1 -1 24 %d -1 1 1 1 %d 1 -1 -1 -1\n",
-               i, t, r, 3 * r, p;
-        t += int (rand () * 400) } }' >"$tmp/$p.swf"
+    sed "/^; MaxProcs:/a ; UnixStartTime: $epoch" \
+        "$top_srcdir/tests/traces/known-1500.swf" >"$tmp/$p.swf"
     if ! "$sim" -q -c "$tmp/known.json" -n 8 -C 24 -p "$p" --max-jobs "$m" \
             --sacct "$tmp/$p.txt" "$tmp/$p.swf" >"$tmp/$p.out" 2>&1; then
         ok=0
