@@ -92,7 +92,8 @@ mkdir -p "$scratch/bin"
 for p in lmp_serial abq_std; do
     cp /bin/sleep "$scratch/bin/$p" && chmod 755 "$scratch/bin/$p"
 done
-"$mktool" --quiet --plugin "$plugin" "$scratch/plugins" || exit 1
+mkdir_tool=$mktool top_builddir=$builddir
+ns_nodeshare_plugindir "$scratch/plugins" "$plugin" || exit 1
 stock_dir=$(ns_slurm_plugindir) || skip "Slurm plugin dir not found"
 ns_dir=$scratch/plugins
 

@@ -159,7 +159,7 @@ cleanup () {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-[ -n "$judge" ] || "$mkdir_tool" --quiet --plugin "$plugin" "$scratch/plugins" ||
+[ -n "$judge" ] || ns_nodeshare_plugindir "$scratch/plugins" "$plugin" ||
     { echo "Bail out! nodeshare-plugindir failed"; exit 1; }
 
 . "$top_srcdir/tests/slurm/jobcomp.sh"   # nodecounts, stablecounts

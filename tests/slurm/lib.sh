@@ -444,8 +444,30 @@ ns_plugin_scenario () {   # NAME [PROGRAM...]
         cp /bin/sleep "$scratch/bin/$p" && chmod 755 "$scratch/bin/$p" ||
             exit 1
     done
-    "$mkdir_tool" --quiet --plugin "$plugin" "$scratch/plugins"
+    ns_nodeshare_plugindir "$scratch/plugins" "$plugin"
     tap_ok $? "nodeshare-plugindir makes a PluginDir" || tap_done
+}
+
+# ns_separate_plugindir: the build is for a Slurm that needs the private
+# PluginDir (up to 24.11: every Slurm command loads every select_*.so).
+ns_separate_plugindir () {
+    ! grep -q '^NS_SEPARATE_PLUGINDIR = no$' "${top_builddir:?}/Makefile" 2>/dev/null
+}
+
+# ns_nodeshare_plugindir DIR PLUGIN: a PluginDir holding the (uninstalled)
+# PLUGIN.  Up to 24.11 it is the one an administrator makes
+# (nodeshare-plugindir: every stock plugin but select_cons_tres.so, and
+# PLUGIN).  From 25.05 nodeshare-plugindir says it is not needed (a site
+# installs the plugin in Slurm's own plugin directory); a test, which
+# installs nothing, then links every stock plugin and PLUGIN into DIR.
+ns_nodeshare_plugindir () {
+    local dir=$1 so=$2
+    "${mkdir_tool:?}" --quiet --plugin "$so" "$dir" || return 1
+    if ! ns_separate_plugindir; then
+        [ ! -e "$dir" ] || { _ns_err "nodeshare-plugindir made $dir on a release that needs none"; return 1; }
+        ns_make_plugindir "$dir" "$so" || return 1
+    fi
+    return 0
 }
 
 ns_cluster_can_run () {
