@@ -47,7 +47,7 @@ T0=$(date +%s)
 usage () {
     cat <<EOF
 Usage: $PROG create [--suite SUITE] [--mirror URI] [--add PKG]...
-                      [--slurm TARBALL] ROOT
+                      [--slurm TARBALL | --bare] ROOT
        $PROG run ROOT [--bind DIR]... [--env NAME=VALUE]... [--host-net]
                       [--chdir DIR] -- CMD [ARG]...
        $PROG remove ROOT
@@ -70,7 +70,9 @@ create   debootstrap --variant=minbase SUITE into ROOT.tmp, install the
          and installed in ROOT as a site that builds Slurm installs it;
          the configured, built tree stays there for nodeshare's
          --with-slurm-source (its checksum is part of the hash, so a root
-         is built once per tarball).  Progress on stderr;
+         is built once per tarball).  --bare: minbase and nothing else, as
+         a new machine has it (no Slurm, no build tools; --add still
+         adds).  Progress on stderr;
          the full log is ROOT/var/log/debian-root.log.
 run      CMD inside ROOT as root with PATH, HOME=/root, LANG=C.UTF-8 (and
          TERM, --env NAME=VALUE), in private mount, PID and UTS (hostname
@@ -255,6 +257,7 @@ on_signal () {
 cmd_create () {
     local suite mirror root extra pkgs hash stamp tmp old scratch dbs_dir dbs keyring ver rc
     local tarball tarsum srcdir
+    local bare=""
     suite=$DEFAULT_SUITE mirror="" extra="" tarball="" tarsum=""
     while [ $# -gt 0 ]; do
         case "$1" in
@@ -266,6 +269,7 @@ cmd_create () {
             --add=*) extra="$extra ${1#*=}"; shift ;;
             --slurm) [ $# -ge 2 ] || die "--slurm needs a tarball"; tarball=$2; shift 2 ;;
             --slurm=*) tarball=${1#*=}; shift ;;
+            --bare) bare=1; shift ;;
             -h|--help) usage; exit 0 ;;
             -*) die "create: unknown option $1 (see --help)" ;;
             *) break ;;
@@ -273,7 +277,11 @@ cmd_create () {
     done
     [ $# -eq 1 ] || die "create: one ROOT expected (see --help)"
     root=$(abs "$1") || exit 1
-    if [ -n "$tarball" ]; then
+    [ -z "$bare" ] || [ -z "$tarball" ] || die "--bare and --slurm exclude each other"
+    if [ -n "$bare" ]; then
+        # shellcheck disable=SC2086
+        pkgs=$(PACKAGES="" pkg_list $extra)
+    elif [ -n "$tarball" ]; then
         [ -f "$tarball" ] || die "--slurm $tarball: no such file"
         tarball=$(abs "$tarball") || exit 1
         case "${tarball##*/}" in
@@ -288,8 +296,10 @@ cmd_create () {
         # shellcheck disable=SC2086
         pkgs=$(pkg_list $extra)
     fi
-    hash=$(printf 'recipe=%s\nsuite=%s\npackages=%s\nslurm-tarball=%s\nconfigure=%s\n' \
-               "$RECIPE" "$suite" "$pkgs" "$tarsum" "${tarsum:+$SLURM_CONFIGURE}" |
+    hash=$(printf 'recipe=%s\nsuite=%s\npackages=%s\nslurm-tarball=%s\nconfigure=%s\n%s' \
+               "$RECIPE" "$suite" "$pkgs" "$tarsum" "${tarsum:+$SLURM_CONFIGURE}" \
+               "${bare:+bare=1
+}" |
            sha256sum | cut -c1-16)
     stamp=$root/.debian-root
     if [ -f "$stamp" ] && grep -qx "hash=$hash" "$stamp"; then
@@ -384,9 +394,9 @@ EOF
     rm -f "$tmp/etc/resolv.conf"
     cat /etc/resolv.conf >"$tmp/etc/resolv.conf" 2>/dev/null || :
 
-    say "apt-get install $(echo "$pkgs" | wc -w) packages (no recommends)"
+    [ -n "$pkgs" ] && say "apt-get install $(echo "$pkgs" | wc -w) packages (no recommends)"
     # shellcheck disable=SC2086
-    bg in_root "$tmp" sh -c '
+    [ -z "$pkgs" ] || bg in_root "$tmp" sh -c '
         export DEBIAN_FRONTEND=noninteractive
         apt-get update -q &&
         apt-get install -y -q --no-install-recommends "$@" &&
@@ -419,8 +429,12 @@ EOF
         fi
         mkdir -p "$tmp/etc/slurm"
     fi
-    ver=$(in_root "$tmp" slurmctld -V 2>>"$LOG" </dev/null) || die "slurmctld -V fails in $tmp"
-    ver=${ver##* }
+    if [ -n "$bare" ]; then
+        ver=none
+    else
+        ver=$(in_root "$tmp" slurmctld -V 2>>"$LOG" </dev/null) || die "slurmctld -V fails in $tmp"
+        ver=${ver##* }
+    fi
     say "installed: Slurm $ver"
     mkdir -p "$tmp/var/log"
     cp "$LOG" "$tmp/var/log/debian-root.log"

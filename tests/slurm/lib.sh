@@ -706,11 +706,19 @@ ns_ctld_answers () {
 
 # _ns_wait_ctld TIMEOUT_S: until `scontrol ping` says UP.
 _ns_wait_ctld () {
-    local t
-    t=0
+    local t gone
+    t=0 gone=0
     while [ "$t" -lt $(($1 * 5)) ]; do
         ns_ctld_answers && return 0
-        _ns_alive "$NS_CLUSTER_DIR/slurmctld.pid" || return 1
+        # After `scontrol reconfigure` the pid file may name the old
+        # process, already gone, for a moment before the new one writes it
+        # (26.05): give up only when no slurmctld has been there for 5 s.
+        if _ns_alive "$NS_CLUSTER_DIR/slurmctld.pid"; then
+            gone=0
+        else
+            gone=$((gone + 1))
+            [ "$gone" -lt 25 ] || return 1
+        fi
         sleep 0.2
         t=$((t + 1))
     done
