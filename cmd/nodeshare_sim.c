@@ -83,6 +83,7 @@ struct opts {
     const char *sacct;      /* --sacct FILE: the history of one policy */
     const char *compare;    /* --compare-placements SACCT_DUMP */
     const char *slurm_conf; /* --slurm-conf FILE: the machine */
+    int one_node_first;     /* --slurm-release 26.05 and later */
     /* --sweep FILE (cmd/sim_sweep.c) */
     const char *sweep;
     int sweep_slurm, sweep_collect;
@@ -181,6 +182,11 @@ static void usage (FILE *f)
 "                         defaults and limits) and SelectTypeParameters;\n"
 "                         jobs use the trace's requested memory and\n"
 "                         partition\n"
+"      --slurm-release R  the Slurm release whose stock placement is\n"
+"                         modelled (MAJOR.MINOR, default 25.11): from\n"
+"                         26.05 cons_tres gives a job that may use one\n"
+"                         node the first node that holds it, not the\n"
+"                         best fit\n"
 "      --max-jobs N       replay only the first N usable jobs\n"
 "      --closed LOADS     closed experiment at LOADS (comma list in (0, 1],\n"
 "                         e.g. 1,0.75,0.5,0.25): LOAD x nodes one-node\n"
@@ -287,7 +293,7 @@ enum {
     OPT_ASSIGN, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SVG, OPT_CHECK,
     OPT_BASELINE, OPT_MIX, OPT_SACCT, OPT_COMPARE, OPT_SLURM_CONF,
     OPT_SWEEP, OPT_SLURM, OPT_COLLECT, OPT_CELL, OPT_SBATCH_ARGS,
-    OPT_REPLAY_ALL,
+    OPT_REPLAY_ALL, OPT_SLURM_RELEASE,
 };
 
 static const struct option longopts[] = {
@@ -316,6 +322,7 @@ static const struct option longopts[] = {
     { "replay-all", no_argument, NULL, OPT_REPLAY_ALL },
     { "compare-placements", required_argument, NULL, OPT_COMPARE },
     { "slurm-conf", required_argument, NULL, OPT_SLURM_CONF },
+    { "slurm-release", required_argument, NULL, OPT_SLURM_RELEASE },
     { "sweep", required_argument, NULL, OPT_SWEEP },
     { "slurm", no_argument, NULL, OPT_SLURM },
     { "collect", no_argument, NULL, OPT_COLLECT },
@@ -423,6 +430,16 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
     case OPT_REPLAY_ALL: o->replay_all = 1; return 0;
     case OPT_COMPARE: o->compare = arg; return 0;
     case OPT_SLURM_CONF: o->slurm_conf = arg; return 0;
+    case OPT_SLURM_RELEASE: {
+        unsigned ma, mi;
+        char end;
+        if (sscanf (arg, "%u.%u%c", &ma, &mi, &end) != 2 || ma < 20 || ma > 99
+            || mi > 12)
+            return die ("--slurm-release: expected MAJOR.MINOR of a Slurm "
+                        "release (e.g. 24.11 or 26.05), got '%s'", arg);
+        o->one_node_first = ma * 100 + mi >= 2605;
+        return 0;
+    }
     case OPT_SWEEP: o->sweep = arg; return 0;
     case OPT_SLURM: o->sweep_slurm = 1; return 0;
     case OPT_COLLECT: o->sweep_collect = 1; return 0;
@@ -914,8 +931,10 @@ static void progress (ns_sim_t *sim, int done, int total, void *arg)
 /* The configuration of a replay of policy k. */
 static ns_simconf_t sim_conf (const struct run *r, int k)
 {
+    ns_policy_t pol = r->policies[k];
+    pol.stock_one_node_first = r->o.one_node_first;
     return (ns_simconf_t){
-        .policy = r->policies[k],
+        .policy = pol,
         .backfill = r->o.backfill,
         .bf_depth = r->o.bf_depth,
         .overrun = r->o.overrun,
@@ -1599,6 +1618,7 @@ static int compare_placements (struct run *r)
         ns_policy_name (&r->policies[0], r->progs, r->names[0], 64);
         r->npolicies = 1;
     }
+    r->policies[0].stock_one_node_first = r->o.one_node_first;
     struct ns_compare_args a = {
         .dump = r->o.compare,
         .strict = r->o.strict,

@@ -745,6 +745,24 @@ static int pack_take (struct decide *d, int busy_only)
     return 1;
 }
 
+/* Slurm 26.05's cons_tres for a job that may use one node only: the
+ * first node (the caller's weight tier, in index order) with room for the
+ * whole job (job_test.c, _get_one_res). */
+static int pack_first_fit (struct decide *d, int busy_only)
+{
+    int rem = d->req->ntasks * d->req->cpus_per_task;
+    int nn = ns_cluster_nnodes (d->c);
+    d->found = 0;
+    for (int n = 0; n < nn; n++)
+        if (pack_avail (d, n, busy_only) >= rem) {
+            d->pl->shares[0].node = n;
+            d->pl->shares[0].cores = rem;
+            d->found = 1;
+            return 1;
+        }
+    return 0;
+}
+
 /* Small jobs go to nodes already in use first, keeping empty nodes for
  * the jobs that gain from them; then anywhere, as stock would.  When no
  * program gains from striping, no job ever needs an empty node kept: a
@@ -752,6 +770,13 @@ static int pack_take (struct decide *d, int busy_only)
 static int pack (struct decide *d)
 {
     int max = d->req->max_nodes;
+    if (d->pol->stock_one_node_first
+        && (max == 1 || (max <= 0 && d->req->ntasks == 1))) {
+        if (d->why == NS_PACK_SMALL && ns_policy_keeps_empty (d->pol, d->m)
+            && pack_first_fit (d, 1))
+            return 1;
+        return pack_first_fit (d, 0);
+    }
     if (d->why == NS_PACK_SMALL && ns_policy_keeps_empty (d->pol, d->m)
         && pack_take (d, 1)
         && (max <= 0 || d->found <= max))

@@ -45,6 +45,12 @@ typedef struct {
                              trace): nothing keeps empty nodes, every job
                              is placed as pack places it; 0: ask the
                              figures (ns_policy_keeps_empty) */
+    int stock_one_node_first; /* the stock placement modelled is that of
+                             Slurm 26.05's cons_tres: a job that may use
+                             one node only (max_nodes 1, or a single task
+                             without a node count) takes the first node,
+                             in weight and index order, that holds it,
+                             not the best fit; 0: 22.05 to 25.11 */
 } ns_policy_t;
 
 /* twins, width 2, pairs, fallback at once (0), no seed, small jobs below

@@ -31,6 +31,11 @@ learn=$top_builddir/nodeshare-learn
 [ -x "$sim" ] || tap_skip_all "$sim not built"
 # Programs: copies of sleep under the names of real codes.
 ns_plugin_scenario acct lmp_serial abq_std lsd_run cp2k_popt
+# The cluster's Slurm release (MAJOR.MINOR), whose stock placement the
+# replays model (nodeshare-sim --slurm-release).
+_ns_path
+release=$(slurmctld -V 2>/dev/null | sed -n 's/^slurm[^ ]* \([0-9]*\.[0-9]*\).*/\1/p')
+[ -n "$release" ] || release=22.05
 
 # LAM, ABQ and LSD gain from striping (the study's figures): the twins
 # policy stripes them, and with fallback_after -1 a job waits rather than
@@ -155,7 +160,8 @@ accounting () {
     tap_like "$(printf '%s\n' "$out" | tr -d ' \n')" '"jobs_used":4,.*"policy":"twins","jobs":4,' \
         "  it replays the 4 jobs (the cancelled one as a job of 0 s)" ||
         printf '%s\n' "$out" | head -40 | sed 's/^/#   /'
-    out=$("$sim" -q -C 24 -c "$scratch/nodeshare.json" --compare-placements "$f" 2>&1)
+    out=$("$sim" -q -C 24 -c "$scratch/nodeshare.json" --slurm-release "$release" \
+              --compare-placements "$f" 2>&1)
     tap_like "$out" '^placement agreement: 3 of 3 jobs' \
         "  --compare-placements on it: $out"
 }
@@ -239,8 +245,8 @@ EOF
                          $c["State"] == "COMPLETED"' "$f" | wc -l | tr -d ' ')" "$n" \
         "  sacct: all $n COMPLETED"
     json=$scratch/parity.json
-    "$sim" -C 24 -n 4 -c "$scratch/nodeshare.json" --compare-placements "$f" \
-        --json "$json" >"$scratch/parity.out" 2>&1
+    "$sim" -C 24 -n 4 -c "$scratch/nodeshare.json" --slurm-release "$release" \
+        --compare-placements "$f" --json "$json" >"$scratch/parity.out" 2>&1
     tap_ok $? "  nodeshare-sim --compare-placements replays the dump"
     grep -F 'DIFFERS' "$scratch/parity.out" | sed 's/^/# /'
     tail -n 1 "$scratch/parity.out" | sed 's/^/# /'

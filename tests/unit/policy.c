@@ -525,6 +525,36 @@ static void test_pack (void)
 
 /* The default policy (twins, fallback at once, small jobs below half a
  * node): the issue's example of six one-core jobs on 2 x 24. */
+/* Slurm 26.05's cons_tres (pol.stock_one_node_first): a job that may use
+ * one node only takes the first node that holds it; other jobs, and every
+ * job of the earlier releases, the best fit. */
+static void test_one_node_first (void)
+{
+    static const struct {
+        int ntasks, max_nodes;
+        const char *want[2];    /* up to 25.11, 26.05 */
+        const char *what;
+    } t[] = {
+        { 1, 0, { "1:1", "0:1" }, "one task, no node count" },
+        { 2, 0, { "1:2", "1:2" }, "two tasks, no node count" },
+        { 2, 1, { "1:2", "0:2" }, "two tasks, -N 1" },
+        { 4, 1, { "1:4", "0:4" }, "four tasks, -N 1" },
+        { 5, 1, { "0:5", "0:5" }, "five tasks, -N 1 (node 1 has 4 free)" },
+    };
+    for (size_t k = 0; k < sizeof (t) / sizeof (t[0]); k++)
+        for (int first = 0; first <= 1; first++) {
+            setup (3, 24, NS_POLICY_PACK);
+            pol.stock_one_node_first = first;
+            put (1, ABQ, NS_JOB_PACKED, "0:4");     /* node 0: 20 free */
+            put (2, LAM, NS_JOB_PACKED, "1:20");    /* node 1: 4 free */
+            ns_request_t r;
+            ns_request_init (&r, 3, LSD, t[k].ntasks);
+            r.max_nodes = t[k].max_nodes;
+            is_str (place_req (&r), t[k].want[first], "%s, %s: %s", t[k].what,
+                    first ? "26.05" : "up to 25.11", t[k].want[first]);
+        }
+}
+
 static void test_small_jobs (void)
 {
     setup_defaults (2, 24, NS_POLICY_TWINS);
@@ -1171,6 +1201,7 @@ int main (void)
     test_avoid ();
     test_fallback_seed ();
     test_pack ();
+    test_one_node_first ();
     test_small_jobs ();
     test_no_gain ();
     test_fallback_in ();
