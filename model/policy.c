@@ -698,6 +698,22 @@ static int pack_take_one (struct decide *d, int busy_only, int rem)
     return 1;
 }
 
+/* Slurm 26.05's cons_tres for a job that may use one node only: the
+ * first node (the caller's weight tier, in index order) with room for the
+ * whole job (job_test.c, _get_one_res). */
+static int pack_first_fit (struct decide *d, int busy_only, int rem)
+{
+    int nn = ns_cluster_nnodes (d->c);
+    for (int n = 0; n < nn; n++)
+        if (pack_avail (d, n, busy_only) >= rem) {
+            d->pl->shares[0].node = n;
+            d->pl->shares[0].cores = rem;
+            d->found = 1;
+            return 1;
+        }
+    return 0;
+}
+
 /* 1 when the job got its CPUs (shares filled in node order, d->found
  * nodes).  While no run suffices cons_tres takes the largest (earliest on
  * ties) whole; the run that finally holds the rest is the tightest that
@@ -711,6 +727,10 @@ static int pack_take (struct decide *d, int busy_only)
     int *need = pl->scratch + 3 * pl->cap;     /* 0: run not taken */
     int rem = d->req->ntasks * d->req->cpus_per_task;
     d->found = 0;
+    int max = d->req->max_nodes;
+    if (d->pol->stock_one_node_first
+        && (max == 1 || (max <= 0 && d->req->ntasks == 1)))
+        return pack_first_fit (d, busy_only, rem);
     if (pack_cached (d)) {
         int one = pack_take_one (d, busy_only, rem);
         if (one != 0)
@@ -745,24 +765,6 @@ static int pack_take (struct decide *d, int busy_only)
     return 1;
 }
 
-/* Slurm 26.05's cons_tres for a job that may use one node only: the
- * first node (the caller's weight tier, in index order) with room for the
- * whole job (job_test.c, _get_one_res). */
-static int pack_first_fit (struct decide *d, int busy_only)
-{
-    int rem = d->req->ntasks * d->req->cpus_per_task;
-    int nn = ns_cluster_nnodes (d->c);
-    d->found = 0;
-    for (int n = 0; n < nn; n++)
-        if (pack_avail (d, n, busy_only) >= rem) {
-            d->pl->shares[0].node = n;
-            d->pl->shares[0].cores = rem;
-            d->found = 1;
-            return 1;
-        }
-    return 0;
-}
-
 /* Small jobs go to nodes already in use first, keeping empty nodes for
  * the jobs that gain from them; then anywhere, as stock would.  When no
  * program gains from striping, no job ever needs an empty node kept: a
@@ -770,13 +772,6 @@ static int pack_first_fit (struct decide *d, int busy_only)
 static int pack (struct decide *d)
 {
     int max = d->req->max_nodes;
-    if (d->pol->stock_one_node_first
-        && (max == 1 || (max <= 0 && d->req->ntasks == 1))) {
-        if (d->why == NS_PACK_SMALL && ns_policy_keeps_empty (d->pol, d->m)
-            && pack_first_fit (d, 1))
-            return 1;
-        return pack_first_fit (d, 0);
-    }
     if (d->why == NS_PACK_SMALL && ns_policy_keeps_empty (d->pol, d->m)
         && pack_take (d, 1)
         && (max <= 0 || d->found <= max))
