@@ -34,6 +34,10 @@ const char plugin_name[] = "nodeshare: job striping and co-scheduling "
 const char plugin_type[] = "select/cons_tres_nodeshare";
 const uint32_t plugin_id = SELECT_PLUGIN_CONS_TRES;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+/* The release this build is for, as text in the file: nodeshare-rebuild
+ * reads it (grep) to tell which Slurm a plugin file belongs to. */
+const char ns_built_for[] = "nodeshare-select-plugin-for-slurm="
+                            SLURM_VERSION_STRING;
 
 /*
  * The forwarding table: cons_tres's select_p_* symbols of this release,
