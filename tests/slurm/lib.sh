@@ -54,6 +54,50 @@
 #   ns_slurm_version            the installed Slurm's version (slurmd -V),
 #                               e.g. 22.05.8 or 24.11.5; status 1 if unknown.
 #
+# Configless slurmd (tests/slurm/configless.sh):
+#   ns_private_run_can_run      0 if root and `unshare -m` can mount a tmpfs
+#                               (private propagation, or unchanged where /
+#                               is no mount point and nothing is shared);
+#                               else prints why, returns 1.
+#   ns_private_run_enter "$0" "$@"
+#                               re-executes the scenario (same shell, same
+#                               pid) in a private mount namespace and
+#                               mounts a tmpfs on /run there; status 1 if
+#                               that mount fails.  Call it before
+#                               ns_plugin_scenario.
+#   ns_cluster_start_configless NODES CORES
+#                               ns_cluster_start with SlurmctldParameters=
+#                               enable_configless, no PlugStackConfig
+#                               line, munge's default socket
+#                               (/run/munge/munge.socket.2, private /run)
+#                               linked to the cluster's munged, and each
+#                               `slurmd -N nsI --conf-server 127.0.0.1:
+#                               PORT` without -f or SLURM_CONF.  Stop:
+#                               ns_cluster_stop.
+#   ns_slurmd_conf_cache NODE   the conf-cache directory of slurmd NODE
+#                               (NODE: ns1 ...)
+#
+# A primary and a backup slurmctld (tests/slurm/failover.sh):
+#   ns_failover_can_run         ns_cluster_can_run, and `unshare -m -u`
+#                               works; else prints why, returns 1.
+#   ns_cluster_start_failover NODES CORES
+#                               ns_cluster_start with SlurmctldHost=
+#                               ctlA(127.0.0.1) and ctlB(127.0.0.2),
+#                               CommunicationParameters=NoCtldInAddrAny,
+#                               SlurmctldTimeout=$NS_FAILOVER_TIMEOUT (5);
+#                               each slurmctld in its own UTS and mount
+#                               namespace (host name ctlX, /etc/hosts =
+#                               $NS_CLUSTER_DIR/hosts, $NS_CLUSTER_DIR/ctl
+#                               = ctlX/ with its pid file and log).
+#   ns_failover_start_ctld A|B [ARGS]  starts one of them (again), waits
+#                               until scontrol ping says it is UP.
+#   ns_failover_pid A|B         its pid (status 1 if it does not run).
+#   ns_failover_log A|B         the path of its log.
+#   ns_failover_ping_is UP|DOWN UP|DOWN  scontrol ping says ctlA is the
+#                               first, ctlB the second.
+#   ns_failover_stop            cancels jobs, stops both controllers by
+#                               their pid files, then ns_cluster_stop.
+#
 # Knobs, read by ns_cluster_start (environment or shell variables):
 #   NS_CLUSTER_DIR        directory to use (created; should be empty; at most
 #                         70 characters; made 0755: munged refuses a socket
@@ -214,6 +258,23 @@
 #   already exists (a libmariadb 3.4.10 bug when a handle is reused after a
 #   failed connect, see _ns_start_slurmdbd): created beforehand.  With
 #   that, NS_ACCOUNTING start-up takes ~3 s (22.05 on Debian 12: ~6 s).
+#
+# Facts (configless and failover; Slurm 22.05.8 on Debian 12, 24.11.5 in
+# the Debian 13 root, 26.05.3 in the SchedMD root; checked with this
+# library):
+# - Configless slurmd fetches slurm.conf, plugstack.conf and cgroup.conf
+#   here (the files that exist beside slurm.conf of those Slurm ships;
+#   never nodeshare.json) into SlurmdSpoolDir/conf-cache, sets SLURM_CONF
+#   to its slurm.conf there, and links /run/slurm/conf to it (a private
+#   /run keeps that off the machine).  With PlugStackConfig set, slurmd
+#   and slurmstepd read that path instead of the shipped copy.
+#   `scontrol reconfigure` ships a changed plugstack.conf to every node.
+# - The backup slurmctld loads the select plugin (and nodeshare.json) at
+#   its own start, and the learning state when it takes over.  After a
+#   SIGKILL of the primary, scontrol ping says ctlA DOWN, ctlB UP 2-7 s
+#   later with SlurmctldTimeout=5.  slurmctld writes job_state at most
+#   every 5 s: a job started within those seconds before the kill is
+#   recovered as pending (22.05: started again, requeued held).
 #
 # Typical scenario:
 #   . "$top_srcdir/tests/slurm/lib.sh"
@@ -1369,4 +1430,355 @@ ns_wait_job_state () {   # JOBID STATE [TIMEOUT_S]
     echo "# job $id: wanted JobState=$want, last seen '${st:-<none>}'"
     scontrol show job "$id" 2>&1 | sed 's/^/#   /'
     return 1
+}
+
+##
+# Configless slurmd (tests/slurm/configless.sh)
+##
+
+# _ns_unshare_propagation: the --propagation for `unshare -m`: private;
+# where that fails (inside a chroot whose / is no mount point, e.g.
+# scripts/debian-root.sh) unchanged, but only when no mount is shared
+# (nothing mounted in the new namespace can then reach another one).
+# Status 1 when neither is safe.
+_ns_unshare_propagation () {
+    if unshare -m --propagation private true 2>/dev/null; then
+        echo private
+    elif ! grep -q ' shared:' /proc/self/mountinfo 2>/dev/null &&
+         unshare -m --propagation unchanged true 2>/dev/null; then
+        echo unchanged
+    else
+        return 1
+    fi
+}
+
+# ns_private_run_can_run: 0 when the scenario can run in a private mount
+# namespace (root, unshare -m and mount work); else prints why, returns 1.
+ns_private_run_can_run () {
+    if [ "$(id -u)" != 0 ]; then
+        echo "not root (a private mount namespace needs root)"
+        return 1
+    fi
+    if ! command -v unshare >/dev/null 2>&1; then
+        echo "unshare not installed (util-linux)"
+        return 1
+    fi
+    if ! _ns_unshare_propagation >/dev/null; then
+        echo "unshare -m fails here, or the mounts are shared and cannot be made private"
+        return 1
+    fi
+    if ! unshare -m --propagation "$(_ns_unshare_propagation)" sh -c \
+            'mount -t tmpfs nstest /mnt 2>/dev/null || mount -t tmpfs nstest /tmp' \
+            >/dev/null 2>&1; then
+        echo "unshare -m plus mount -t tmpfs fails here (no CAP_SYS_ADMIN?)"
+        return 1
+    fi
+    return 0
+}
+
+# ns_private_run_enter SCRIPT [ARG...]: re-executes the scenario (same
+# shell, same pid) in a private mount namespace, then mounts a tmpfs on
+# /run there.  Configless slurmd fetches its configuration through
+# munge's compiled-in socket (/run/munge/munge.socket.2) before it knows
+# AuthInfo, and links /run/slurm/conf to its conf-cache: both land in
+# that private /run, where ns_cluster_start_configless links munge's
+# default socket to the cluster's munged.  The machine's own /run is not
+# touched.  Status 1 (with the reason on stderr) if the mount fails.
+ns_private_run_enter () {
+    local sh
+    if [ -z "${_NS_PRIVATE_RUN:-}" ]; then
+        _NS_PRIVATE_RUN=1
+        export _NS_PRIVATE_RUN
+        sh=$(readlink /proc/$$/exe 2>/dev/null) || sh=/bin/sh
+        exec unshare -m --propagation "$(_ns_unshare_propagation)" "$sh" "$@"
+    fi
+    mount -t tmpfs -o mode=755 nsrun /run ||
+        { _ns_err "cannot mount a tmpfs on /run in the private namespace"; return 1; }
+    mkdir -p /run/munge
+}
+
+# _ns_cluster_prologue NODES: what ns_cluster_start does before it writes
+# slurm.conf (the directory, SLURM_CONF, the node count).
+_ns_cluster_prologue () {
+    _ns_path
+    if [ -n "${_NS_RUNNING:-}" ]; then
+        _ns_err "a cluster is already running in $NS_CLUSTER_DIR (ns_cluster_stop first)"
+        return 1
+    fi
+    _ns_start_failed=1
+    if [ -n "${NS_CLUSTER_DIR:-}" ] && [ "${_NS_DIR_OWNED}" = 0 ]; then
+        mkdir -p "$NS_CLUSTER_DIR" || return 1
+    else
+        NS_CLUSTER_DIR=$(mktemp -d "${NS_TMPDIR:-/tmp}/nscluster.XXXXXX") || return 1
+        _NS_DIR_OWNED=1
+    fi
+    NS_CLUSTER_DIR=$(cd "$NS_CLUSTER_DIR" && pwd)
+    export NS_CLUSTER_DIR
+    if [ ${#NS_CLUSTER_DIR} -gt 70 ]; then
+        _ns_err "NS_CLUSTER_DIR too long for unix sockets: $NS_CLUSTER_DIR"
+        return 1
+    fi
+    chmod 755 "$NS_CLUSTER_DIR"
+    mkdir -p "$NS_CLUSTER_DIR/state" "$NS_CLUSTER_DIR/spool" "$NS_CLUSTER_DIR/work"
+    _NS_NODES=$1
+    _NS_RUNNING=1
+    unset SLURM_JOB_ID SLURM_JOBID SLURM_STEP_ID SLURM_NODELIST SLURM_JOB_NODELIST \
+          SLURM_NTASKS SLURM_NPROCS SLURM_CPUS_ON_NODE SLURM_PARTITION 2>/dev/null
+    SLURM_CONF=$NS_CLUSTER_DIR/slurm.conf
+    export SLURM_CONF
+}
+
+# _ns_cluster_epilogue T0 NODES CORES STATUS: the end of a start.
+_ns_cluster_epilogue () {
+    if [ "$4" != 0 ]; then
+        _ns_err "start failed; files in $NS_CLUSTER_DIR"
+        ns_cluster_stop >&2
+        return 1
+    fi
+    _ns_start_watchdog
+    echo "# cluster up: $2 nodes x $3 cores in $(($(date +%s) - $1)) s, dir $NS_CLUSTER_DIR"
+    _ns_start_failed=0
+    return 0
+}
+
+# ns_cluster_start_configless NODES CORES: ns_cluster_start, but
+# SlurmctldParameters=enable_configless, no PlugStackConfig (the default,
+# plugstack.conf beside slurm.conf, is what configless ships), and each
+# slurmd started as `slurmd -N nsI --conf-server 127.0.0.1:PORT` without
+# -f and without SLURM_CONF in its environment: it fetches its files into
+# $NS_CLUSTER_DIR/spool/nsI/conf-cache.  Call ns_private_run_enter first
+# (munge's default socket is linked to the cluster's munged in the
+# private /run).  ns_cluster_stop stops it.
+ns_cluster_start_configless () {   # NODES CORES
+    local nodes cores t0 d port i rc
+    nodes=${1:?ns_cluster_start_configless NODES CORES}
+    cores=${2:?ns_cluster_start_configless NODES CORES}
+    if [ -z "${_NS_PRIVATE_RUN:-}" ]; then
+        _ns_err "ns_cluster_start_configless: call ns_private_run_enter first"
+        return 1
+    fi
+    t0=$(date +%s)
+    _ns_cluster_prologue "$nodes" || return 1
+    d=$NS_CLUSTER_DIR
+    rc=0
+    {
+        _ns_check_addrconfig &&
+        _ns_write_conf "$nodes" "$cores" &&
+        sed -i '/^PlugStackConfig=/d' "$d/slurm.conf" &&
+        echo "SlurmctldParameters=enable_configless" >>"$d/slurm.conf" &&
+        _ns_start_munged &&
+        ln -sf "$d/munge.socket" /run/munge/munge.socket.2 &&
+        _ns_start_ctld -c
+    } || rc=1
+    if [ "$rc" = 0 ]; then
+        port=$(sed -n 's/^SlurmctldPort=//p' "$d/slurm.conf")
+        i=1
+        while [ "$i" -le "$nodes" ]; do
+            _ns_start_slurmd_configless "ns$i" "127.0.0.1:$port" || { rc=1; break; }
+            i=$((i + 1))
+        done
+    fi
+    if [ "$rc" = 0 ] && ! _ns_wait_idle_nodes "${NS_START_TIMEOUT:-30}"; then
+        _ns_err "nodes did not become idle within ${NS_START_TIMEOUT:-30} s"
+        ns_cluster_dump >&2
+        rc=1
+    fi
+    _ns_cluster_epilogue "$t0" "$nodes" "$cores" "$rc"
+}
+
+# _ns_start_slurmd_configless NODE SERVER
+_ns_start_slurmd_configless () {
+    local d mark
+    d=$NS_CLUSTER_DIR
+    mkdir -p "$d/spool/$1"
+    rm -f "$d/slurmd.$1.pid"
+    mark=$(_ns_lines "$d/slurmd.$1.log")
+    (cd "$d" && env -u SLURM_CONF slurmd -N "$1" --conf-server "$2" \
+        </dev/null >>"$d/slurmd.$1.out" 2>&1)
+    if [ $? -ne 0 ] || ! _ns_wait_pidfile "$d/slurmd.$1.pid" 10 "$d/slurmd.$1.log" "$mark"; then
+        _ns_err "configless slurmd $1 did not start"
+        _ns_tail "$d/slurmd.$1.out"; _ns_tail "$d/slurmd.$1.log" 40
+        return 1
+    fi
+}
+
+# ns_slurmd_conf_cache NODE: the directory where configless slurmd NODE
+# keeps the files it fetched.
+ns_slurmd_conf_cache () {
+    echo "$NS_CLUSTER_DIR/spool/$1/conf-cache"
+}
+
+##
+# A primary and a backup slurmctld (tests/slurm/failover.sh)
+##
+
+# ns_failover_can_run: ns_cluster_can_run, and unshare can give a process
+# its own mount and UTS namespaces; else prints why, returns 1.
+ns_failover_can_run () {
+    ns_cluster_can_run || return 1
+    if ! command -v unshare >/dev/null 2>&1; then
+        echo "unshare not installed (util-linux)"
+        return 1
+    fi
+    if ! _ns_unshare_propagation >/dev/null; then
+        echo "unshare -m fails here, or the mounts are shared and cannot be made private"
+        return 1
+    fi
+    if ! unshare -m -u --propagation "$(_ns_unshare_propagation)" sh -c 'hostname nsfailover' >/dev/null 2>&1; then
+        echo "unshare -m -u fails here (no CAP_SYS_ADMIN?)"
+        return 1
+    fi
+    return 0
+}
+
+# ns_cluster_start_failover NODES CORES: ns_cluster_start with two
+# controllers, SlurmctldHost=ctlA(127.0.0.1) (primary) and
+# SlurmctldHost=ctlB(127.0.0.2) (backup), sharing StateSaveLocation.
+# Each slurmctld runs in its own UTS namespace (host name ctlA or ctlB:
+# slurmctld finds its role by its host name) and mount namespace, where
+# $NS_CLUSTER_DIR/ctl is its own ctlA/ or ctlB/ (SlurmctldPidFile and
+# SlurmctldLogFile are $NS_CLUSTER_DIR/ctl/slurmctld.{pid,log}) and
+# /etc/hosts is $NS_CLUSTER_DIR/hosts (the machine's plus ctlA, ctlB).
+# CommunicationParameters=NoCtldInAddrAny: each binds SlurmctldPort on its
+# own address.  SlurmctldTimeout is $NS_FAILOVER_TIMEOUT (default 5).
+# Waits until both answer `scontrol ping` and the nodes are idle.
+# Stop with ns_failover_stop (or ns_cluster_stop after it).
+ns_cluster_start_failover () {   # NODES CORES
+    local nodes cores t0 d i rc
+    nodes=${1:?ns_cluster_start_failover NODES CORES}
+    cores=${2:?ns_cluster_start_failover NODES CORES}
+    t0=$(date +%s)
+    _ns_cluster_prologue "$nodes" || return 1
+    d=$NS_CLUSTER_DIR
+    rc=0
+    mkdir -p "$d/ctl" "$d/ctlA" "$d/ctlB"
+    {
+        _ns_check_addrconfig &&
+        _ns_write_conf "$nodes" "$cores" &&
+        sed -i -e 's/^SlurmctldHost=.*/SlurmctldHost=ctlA(127.0.0.1)\nSlurmctldHost=ctlB(127.0.0.2)/' \
+               -e "s|^SlurmctldPidFile=.*|SlurmctldPidFile=$d/ctl/slurmctld.pid|" \
+               -e "s|^SlurmctldLogFile=.*|SlurmctldLogFile=$d/ctl/slurmctld.log|" \
+               -e "s|^SlurmctldTimeout=.*|SlurmctldTimeout=${NS_FAILOVER_TIMEOUT:-5}|" \
+               "$d/slurm.conf" &&
+        echo "CommunicationParameters=NoCtldInAddrAny" >>"$d/slurm.conf" &&
+        { cat /etc/hosts; printf '127.0.0.1 ctlA\n127.0.0.2 ctlB\n'; } >"$d/hosts" &&
+        _ns_start_munged &&
+        ns_failover_start_ctld A -c &&
+        ns_failover_start_ctld B
+    } || rc=1
+    if [ "$rc" = 0 ]; then
+        _ns_failover_watchdog
+        i=1
+        while [ "$i" -le "$nodes" ]; do
+            _ns_start_slurmd "ns$i" || { rc=1; break; }
+            i=$((i + 1))
+        done
+    fi
+    if [ "$rc" = 0 ] && ! _ns_wait_idle_nodes "${NS_START_TIMEOUT:-30}"; then
+        _ns_err "nodes did not become idle within ${NS_START_TIMEOUT:-30} s"
+        ns_cluster_dump >&2
+        rc=1
+    fi
+    if [ "$rc" != 0 ]; then
+        _ns_stop_pidfiles "$d/ctlA/slurmctld.pid" "$d/ctlB/slurmctld.pid"
+    fi
+    _ns_cluster_epilogue "$t0" "$nodes" "$cores" "$rc"
+}
+
+# ns_failover_start_ctld A|B [SLURMCTLD ARGS]: starts controller ctlA or
+# ctlB (see ns_cluster_start_failover); waits until `scontrol ping` says
+# it is UP (a backup answers too).
+ns_failover_start_ctld () {
+    local d x mark t
+    d=$NS_CLUSTER_DIR x=$1
+    shift
+    rm -f "$d/ctl$x/slurmctld.pid"
+    mark=$(_ns_lines "$d/ctl$x/slurmctld.log")
+    (cd "$d" && unshare -m -u --propagation "$(_ns_unshare_propagation)" sh -c '
+        mount --bind "$1/ctl$2" "$1/ctl" && mount --bind "$1/hosts" /etc/hosts &&
+        hostname "ctl$2" || exit 1
+        shift 2
+        exec slurmctld -f "$SLURM_CONF" "$@"' sh "$d" "$x" "$@" \
+        </dev/null >>"$d/ctl$x/slurmctld.out" 2>&1)
+    if [ $? -ne 0 ] ||
+       ! _ns_wait_pidfile "$d/ctl$x/slurmctld.pid" 10 "$d/ctl$x/slurmctld.log" "$mark"; then
+        _ns_err "slurmctld ctl$x did not start"
+        _ns_tail "$d/ctl$x/slurmctld.out"; _ns_tail "$d/ctl$x/slurmctld.log" 40
+        return 1
+    fi
+    t=$(($(date +%s) + ${NS_START_TIMEOUT:-30}))
+    while [ "$(date +%s)" -lt "$t" ]; do
+        timeout 10 scontrol ping 2>/dev/null | grep -q "ctl$x is UP" && return 0
+        _ns_alive "$d/ctl$x/slurmctld.pid" || break
+        sleep 0.2
+    done
+    _ns_err "slurmctld ctl$x does not answer scontrol ping"
+    timeout 10 scontrol ping 2>&1 | sed 's/^/#   /' >&2
+    _ns_tail "$d/ctl$x/slurmctld.log" 40
+    return 1
+}
+
+# ns_failover_pid A|B: the pid of controller ctlA or ctlB (status 1 when
+# it does not run).
+ns_failover_pid () {
+    _ns_alive "$NS_CLUSTER_DIR/ctl$1/slurmctld.pid" || return 1
+    cat "$NS_CLUSTER_DIR/ctl$1/slurmctld.pid"
+}
+
+# ns_failover_log A|B: the path of controller ctlA's or ctlB's log.
+ns_failover_log () {
+    echo "$NS_CLUSTER_DIR/ctl$1/slurmctld.log"
+}
+
+# ns_failover_ping_is UP|DOWN UP|DOWN: `scontrol ping` says ctlA is the
+# first and ctlB the second.
+ns_failover_ping_is () {
+    local out
+    out=$(timeout 15 scontrol ping 2>&1)
+    printf '%s\n' "$out" | grep -q "ctlA is $1" &&
+        printf '%s\n' "$out" | grep -q "ctlB is $2"
+}
+
+# _ns_failover_watchdog: stops both controllers (by their pid files) if
+# the scenario dies without ns_failover_stop (the watchdog of
+# ns_cluster_start knows only $NS_CLUSTER_DIR/slurmctld.pid).
+_ns_failover_watchdog () {
+    local owner
+    owner=$$
+    (
+        trap '' INT HUP
+        while _ns_pid_alive "$owner"; do sleep 1; done
+        d=$NS_CLUSTER_DIR
+        [ -d "$d" ] && _ns_stop_pidfiles "$d/ctlA/slurmctld.pid" "$d/ctlB/slurmctld.pid"
+    ) </dev/null >/dev/null 2>&1 &
+    echo $! >"$NS_CLUSTER_DIR/watchdog-ctl.pid"
+}
+
+# ns_failover_stop: cancels the jobs (through whichever controller
+# answers), stops both controllers by their pid files, then
+# ns_cluster_stop (slurmd, munged, the directory).  Idempotent.
+ns_failover_stop () {
+    local d p t
+    [ -n "${NS_CLUSTER_DIR:-}" ] && [ -n "${_NS_RUNNING:-}" ] || return 0
+    d=$NS_CLUSTER_DIR
+    _ns_path
+    if _ns_alive "$d/ctlA/slurmctld.pid" || _ns_alive "$d/ctlB/slurmctld.pid"; then
+        timeout 5 scancel --quiet --full $(timeout 5 squeue -h -o %i 2>/dev/null) 2>/dev/null
+        t=$(($(date +%s) + 10))
+        while [ "$(date +%s)" -lt "$t" ] &&
+              [ -n "$(timeout 5 squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED -o %i 2>/dev/null)" ]; do
+            sleep 0.2
+        done
+    fi
+    if [ -s "$d/watchdog-ctl.pid" ]; then
+        p=$(cat "$d/watchdog-ctl.pid" 2>/dev/null)
+        case $p in
+            ''|*[!0-9]*) ;;
+            *) _ns_pid_alive "$p" "$(cat /proc/$$/comm 2>/dev/null)" &&
+                   kill -TERM "$p" 2>/dev/null ;;
+        esac
+        rm -f "$d/watchdog-ctl.pid"
+    fi
+    _ns_stop_pidfiles "$d/ctlA/slurmctld.pid" "$d/ctlB/slurmctld.pid"
+    ns_cluster_stop
 }
