@@ -60,7 +60,6 @@ ns_twins_config tests/slurm/configless.sh \
 ns_cluster_start_configless 4 24
 tap_ok $? "configless cluster of 4 x 24 cores starts (slurmd --conf-server)" || tap_done
 d=$NS_CLUSTER_DIR
-work=$d/work
 
 ##
 # fetch
@@ -79,7 +78,7 @@ tap_ok $ok "each slurmd runs with --conf-server, without -f, without SLURM_CONF"
         tap_diag "ns$i: $(tr '\0' ' ' <"/proc/$p/cmdline")"
     done
 cache=$(ns_slurmd_conf_cache ns1)
-files=$(cd "$cache" 2>/dev/null && ls | tr '\n' ' ')
+files=$(find "$cache" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | sort | tr '\n' ' ')
 tap_diag "ns1's conf-cache ($cache): $files"
 cmp -s "$cache/slurm.conf" "$d/slurm.conf"
 tap_ok $? "ns1's conf-cache holds the controller's slurm.conf"
@@ -140,6 +139,7 @@ ns_wait_all_idle 30 >/dev/null
 # lines of its stderr and $job to the step's job id.
 step () {
     local out
+    # shellcheck disable=SC2016
     out=$(srun -n 2 -N 1 --nodeshare-bind=verbose \
           sh -c 'echo "job=$SLURM_JOB_ID"' 2>"$scratch/err")
     job=$(printf '%s\n' "$out" | sed -n '1s/^job=//p')

@@ -57,7 +57,6 @@ ns_failover_ping_is UP UP
 tap_ok $? "scontrol ping: ctlA UP, ctlB UP" ||
     tap_diag "$(scontrol ping 2>&1)"
 d=$NS_CLUSTER_DIR
-work=$d/work
 state=$d/state/nodeshare-learn.json
 logA=$(ns_failover_log A)
 logB=$(ns_failover_log B)

@@ -270,11 +270,14 @@
 #   and slurmstepd read that path instead of the shipped copy.
 #   `scontrol reconfigure` ships a changed plugstack.conf to every node.
 # - The backup slurmctld loads the select plugin (and nodeshare.json) at
-#   its own start, and the learning state when it takes over.  After a
-#   SIGKILL of the primary, scontrol ping says ctlA DOWN, ctlB UP 2-7 s
-#   later with SlurmctldTimeout=5.  slurmctld writes job_state at most
-#   every 5 s: a job started within those seconds before the kill is
-#   recovered as pending (22.05: started again, requeued held).
+#   its own start, and the learning state when it takes over.  It answers
+#   scontrol ping (UP) while it waits: after a SIGKILL of the primary,
+#   ping says ctlA DOWN, ctlB UP within 0-2 s, and ctlB logs "Running as
+#   primary controller" 6-8 s after the kill (SlurmctldTimeout=5).  On
+#   24.11 and 26.05 ctlB answers its first ping ~5 s after it starts.
+#   slurmctld writes job_state at most every 5 s: a job started within
+#   those seconds before the kill is recovered as pending (22.05: started
+#   again, requeued held).
 #
 # Typical scenario:
 #   . "$top_srcdir/tests/slurm/lib.sh"
@@ -1694,6 +1697,7 @@ ns_failover_start_ctld () {
     shift
     rm -f "$d/ctl$x/slurmctld.pid"
     mark=$(_ns_lines "$d/ctl$x/slurmctld.log")
+    # shellcheck disable=SC2016
     (cd "$d" && unshare -m -u --propagation "$(_ns_unshare_propagation)" sh -c '
         mount --bind "$1/ctl$2" "$1/ctl" && mount --bind "$1/hosts" /etc/hosts &&
         hostname "ctl$2" || exit 1
