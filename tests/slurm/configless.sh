@@ -104,27 +104,11 @@ tap_ok $? "slurmctld loaded nodeshare.json beside its slurm.conf" ||
 ##
 # striping
 ##
-cpus_per_node () {   # JOBID: "12 12" for 12 CPUs on each of 2 nodes
-    ns_job_nodes_cpus "$1" | awk '
-        function count(list,   n, i, a, r) {
-            n = 0
-            split(list, a, ",")
-            for (i in a) {
-                if (split(a[i], r, "-") == 2) n += r[2] - r[1] + 1
-                else n++
-            }
-            return n
-        }
-        { cmd = "scontrol show hostnames " $1
-          while ((cmd | getline h) > 0) printf "%s%d", (out++ ? " " : ""), count($2)
-          close(cmd) }
-        END { print "" }'
-}
 a=$(ns_sbatch -o /dev/null -t 10 -n 24 -J lmp_serial \
     --wrap "srun $scratch/bin/lmp_serial 600")
 ns_wait_job_state "$a" RUNNING 30
 tap_ok $? "LAM job $a (-n 24) runs"
-tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs) $(cpus_per_node "$a")" \
+tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs) $(ns_job_cpus_per_node "$a")" \
     "2/24 12 12" "  striped: 2 nodes, 12+12 CPUs ($(ns_job_field "$a" NodeList))"
 grep -F "nodeshare: job $a (LAM, 24 cores)" "$(ns_cluster_log_ctld)" | grep -q 'by stripe-empty'
 tap_ok $? "  slurmctld log: by stripe-empty"
@@ -188,7 +172,7 @@ tap_is "$(slurmd_says "$job")" "footprint 5M (nodeshare.json)" "  slurmd log: fo
 a=$(ns_sbatch -o /dev/null -t 10 -n 24 -J lmp_serial \
     --wrap "srun $scratch/bin/lmp_serial 600")
 ns_wait_job_state "$a" RUNNING 30
-tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs) $(cpus_per_node "$a")" \
+tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs) $(ns_job_cpus_per_node "$a")" \
     "2/24 12 12" "after the reconfigures, LAM job $a is still striped 12+12"
 scancel "$a"
 

@@ -80,22 +80,6 @@ lam () {
     ns_sbatch -o /dev/null -t 10 -n 24 -J lmp_serial \
         --wrap "srun $scratch/bin/lmp_serial $1"
 }
-cpus_per_node () {   # JOBID: "12 12" for 12 CPUs on each of 2 nodes
-    ns_job_nodes_cpus "$1" | awk '
-        function count(list,   n, i, a, r) {
-            n = 0
-            split(list, a, ",")
-            for (i in a) {
-                if (split(a[i], r, "-") == 2) n += r[2] - r[1] + 1
-                else n++
-            }
-            return n
-        }
-        { cmd = "scontrol show hostnames " $1
-          while ((cmd | getline h) > 0) printf "%s%d", (out++ ? " " : ""), count($2)
-          close(cmd) }
-        END { print "" }'
-}
 
 ##
 # before: the primary
@@ -113,7 +97,7 @@ a=$(lam 600)
 ns_wait_job_state "$a" RUNNING 30
 tap_ok $? "LAM job $a (-n 24, 10 minutes) runs"
 nodes_a=$(ns_job_field "$a" NodeList)
-tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs) $(cpus_per_node "$a")" \
+tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs) $(ns_job_cpus_per_node "$a")" \
     "2/24 12 12" "  striped by the primary: 2 nodes, 12+12 CPUs ($nodes_a)"
 grep -F "nodeshare: job $a (LAM, 24 cores)" "$logA" | grep -q 'by stripe-empty'
 tap_ok $? "  ctlA's log: by stripe-empty"
@@ -125,8 +109,10 @@ tap_ok $? "  its step $a.0 runs"
 # started just before a crash is recovered from the older job_state as
 # pending (22.05 then starts it again, the nodes still hold it, and it is
 # requeued held).  Kill only once job_state has been written after the
-# step was seen running.
+# step was seen running: a change to the job (its comment) makes slurmctld
+# write it within those 5 s, whatever it wrote before.
 touch "$scratch/running"
+scontrol update JobId="$a" Comment=failover-test
 ns_poll 30 sh -c "test -n \"\$(find '$d/state/job_state' -newer '$scratch/running')\""
 tap_ok $? "  ctlA saved its job state after that"
 
@@ -174,7 +160,7 @@ b=$(lam 600)
 ns_wait_job_state "$b" RUNNING 30
 tap_ok $? "LAM job $b (-n 24) submitted to the backup runs"
 nodes_b=$(ns_job_field "$b" NodeList)
-tap_is "$(ns_job_field "$b" NumNodes)/$(ns_job_field "$b" NumCPUs) $(cpus_per_node "$b")" \
+tap_is "$(ns_job_field "$b" NumNodes)/$(ns_job_field "$b" NumCPUs) $(ns_job_cpus_per_node "$b")" \
     "2/24 12 12" "  striped by the backup: 2 nodes, 12+12 CPUs ($nodes_b)"
 test -n "$nodes_b" &&
     test -z "$(printf '%s\n%s\n' "$(scontrol show hostnames "$nodes_a")" \

@@ -172,6 +172,8 @@
 #                                Values are cut at the first space.
 #   ns_job_nodes_cpus JOBID      "NODES CPU_IDS" lines from
 #                                `scontrol show job -d`, e.g. "ns[1-2] 0-11"
+#   ns_job_cpus_per_node JOBID   the CPU count on each of its nodes,
+#                                e.g. "12 12"
 #   ns_poll SECONDS CMD...       runs CMD (output discarded) 5 times a
 #                                second until it succeeds; 1 if it never did
 #   ns_all_state STATE JOBID...  0 when every job's JobState is STATE
@@ -1221,6 +1223,18 @@ _ns_pid_alive () {
     return 1
 }
 
+# _ns_cancel_jobs: scancel every job and wait until none is left (at
+# most about 10 s of wall time, even when slurmctld does not answer).
+_ns_cancel_jobs () {
+    local t
+    timeout 5 scancel --quiet --full $(timeout 5 squeue -h -o %i 2>/dev/null) 2>/dev/null
+    t=$(($(date +%s) + 10))
+    while [ "$(date +%s)" -lt "$t" ] &&
+          [ -n "$(timeout 5 squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED -o %i 2>/dev/null)" ]; do
+        sleep 0.2
+    done
+}
+
 ns_cluster_stop () {
     local d p t
     [ -n "${NS_CLUSTER_DIR:-}" ] && [ -n "${_NS_RUNNING:-}" ] || return 0
@@ -1229,12 +1243,7 @@ ns_cluster_stop () {
     # Let Slurm end the jobs (and their processes) while it still can.
     # At most about 10 s of wall time, even when slurmctld does not answer.
     if _ns_alive "$d/slurmctld.pid"; then
-        timeout 5 scancel --quiet --full $(timeout 5 squeue -h -o %i 2>/dev/null) 2>/dev/null
-        t=$(($(date +%s) + 10))
-        while [ "$(date +%s)" -lt "$t" ] &&
-              [ -n "$(timeout 5 squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED -o %i 2>/dev/null)" ]; do
-            sleep 0.2
-        done
+        _ns_cancel_jobs
     fi
     # The watchdog first (it would race with us): a shell like this one,
     # unless it is gone and its pid reused.
@@ -1412,6 +1421,25 @@ ns_job_nodes_cpus () {   # JOBID
                  }
                  print n, c
              }'
+}
+
+# ns_job_cpus_per_node JOBID: the job's CPU count on each of its nodes,
+# e.g. "12 12" from CPU_IDs=0-5,12-17 on ns[1-2].
+ns_job_cpus_per_node () {   # JOBID
+    ns_job_nodes_cpus "$1" | awk '
+        function count(list,   n, i, a, r) {
+            n = 0
+            split(list, a, ",")
+            for (i in a) {
+                if (split(a[i], r, "-") == 2) n += r[2] - r[1] + 1
+                else n++
+            }
+            return n
+        }
+        { cmd = "scontrol show hostnames " $1
+          while ((cmd | getline h) > 0) printf "%s%d", (out++ ? " " : ""), count($2)
+          close(cmd) }
+        END { print "" }'
 }
 
 ns_wait_job_state () {   # JOBID STATE [TIMEOUT_S]
@@ -1767,12 +1795,7 @@ ns_failover_stop () {
     d=$NS_CLUSTER_DIR
     _ns_path
     if _ns_alive "$d/ctlA/slurmctld.pid" || _ns_alive "$d/ctlB/slurmctld.pid"; then
-        timeout 5 scancel --quiet --full $(timeout 5 squeue -h -o %i 2>/dev/null) 2>/dev/null
-        t=$(($(date +%s) + 10))
-        while [ "$(date +%s)" -lt "$t" ] &&
-              [ -n "$(timeout 5 squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED -o %i 2>/dev/null)" ]; do
-            sleep 0.2
-        done
+        _ns_cancel_jobs
     fi
     if [ -s "$d/watchdog-ctl.pid" ]; then
         p=$(cat "$d/watchdog-ctl.pid" 2>/dev/null)

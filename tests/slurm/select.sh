@@ -141,23 +141,6 @@ nodes_of () {
     ns_job_field "$1" NodeList
 }
 
-# cpus_per_node JOBID: "12 12" from CPU_IDs=0-5,12-17 on each node group.
-cpus_per_node () {
-    ns_job_nodes_cpus "$1" | awk '
-        function count(list,   n, i, a, r) {
-            n = 0
-            split(list, a, ",")
-            for (i in a) {
-                if (split(a[i], r, "-") == 2) n += r[2] - r[1] + 1
-                else n++
-            }
-            return n
-        }
-        { cmd = "scontrol show hostnames " $1
-          while ((cmd | getline h) > 0) printf "%s%d", (out++ ? " " : ""), count($2)
-          close(cmd) }
-        END { print "" }'
-}
 
 # Why a job waits, as its user sees it: nodeshare's word (SystemComment;
 # on 22.05 also the reason) when there is one, else squeue's reason.
@@ -202,8 +185,8 @@ striping () {
     ns_wait_job_state "$b" RUNNING 20
     tap_ok $? "[$tp] ABQ job $b (-n 24) runs"
     show_queue
-    tap_is "$(cpus_per_node "$a")" "12 12" "[$tp]   $a is striped 12+12 ($(nodes_of "$a"))"
-    tap_is "$(cpus_per_node "$b")" "12 12" "[$tp]   $b is striped 12+12 ($(nodes_of "$b"))"
+    tap_is "$(ns_job_cpus_per_node "$a")" "12 12" "[$tp]   $a is striped 12+12 ($(nodes_of "$a"))"
+    tap_is "$(ns_job_cpus_per_node "$b")" "12 12" "[$tp]   $b is striped 12+12 ($(nodes_of "$b"))"
     tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs)" "2/24" \
         "[$tp]   scontrol show job: NumNodes=2 NumCPUs=24"
     scontrol show job "$a" | grep -q 'NtasksPerN:B:S:C=12:'
@@ -246,7 +229,7 @@ striping () {
 small () {
     a=$(sub lmp_serial -n 2)
     ns_wait_job_state "$a" RUNNING 20
-    tap_is "$(ns_job_field "$a" NumNodes) $(cpus_per_node "$a")" "1 2" \
+    tap_is "$(ns_job_field "$a" NumNodes) $(ns_job_cpus_per_node "$a")" "1 2" \
         "[$tp] -n 2 lands on one node ($(nodes_of "$a"))"
     grep -F "nodeshare: job $a (LAM, 2 cores) [twins]: placed by cons_tres as stock Slurm would (pack: small job) -> " "$(log)" >/dev/null
     tap_ok $? "[$tp]   log: placed by cons_tres as stock Slurm would (pack: small job)"
@@ -255,7 +238,7 @@ small () {
     a=$(sub lmp_serial -n 24)
     b=$(sub abq_std -n 24)
     ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
-    tap_is "$(cpus_per_node "$a") / $(cpus_per_node "$b")" "12 12 / 12 12" \
+    tap_is "$(ns_job_cpus_per_node "$a") / $(ns_job_cpus_per_node "$b")" "12 12 / 12 12" \
         "[$tp] LAM $a and ABQ $b striped 12+12 over empty pairs"
     i=0 ids=""
     while [ $i -lt 40 ]; do
@@ -366,7 +349,7 @@ keep () {
     a=$(sub lmp_serial -n 24)
     b=$(sub abq_std -n 24)
     ns_wait_job_state "$a" RUNNING 20 && ns_wait_job_state "$b" RUNNING 20
-    tap_is "$(cpus_per_node "$a") / $(cpus_per_node "$b")" "12 12 / 12 12" \
+    tap_is "$(ns_job_cpus_per_node "$a") / $(ns_job_cpus_per_node "$b")" "12 12 / 12 12" \
         "[$tp] LAM $a and ABQ $b striped 12+12"
     pa=$(nodes_of "$a") pb=$(nodes_of "$b")
     c=$(sub abq_std -n 24)
@@ -486,7 +469,7 @@ as_asked () {
     j=$(subplain lmp_serial "$@")
     ns_wait_job_state "$j" RUNNING 20
     tap_ok $? "[$tp] $name: job $j runs"
-    tap_is "$(ns_job_field "$j" NumNodes) $(cpus_per_node "$j")" "$want_n $want_c" \
+    tap_is "$(ns_job_field "$j" NumNodes) $(ns_job_cpus_per_node "$j")" "$want_n $want_c" \
         "[$tp]   $name: $want_n node(s), CPUs per node $want_c ($(nodes_of "$j"))"
     scancel "$j"
     ns_wait_all_idle 30 >/dev/null
@@ -501,7 +484,7 @@ shapes () {
     j=$(subplain lmp_serial --spread-job -n 8)
     ns_wait_job_state "$j" RUNNING 20
     tap_is "$(ns_job_field "$j" NumNodes)" 4 \
-        "[$tp] --spread-job -n 8: cons_tres spreads it over all 4 nodes ($(cpus_per_node "$j"))"
+        "[$tp] --spread-job -n 8: cons_tres spreads it over all 4 nodes ($(ns_job_cpus_per_node "$j"))"
     scancel "$j"
     ns_wait_all_idle 30 >/dev/null
     log_has "asks for --spread-job: cons_tres places it as asked"
@@ -525,7 +508,7 @@ uneven () {
         --wrap 'srun sh -c "echo \$SLURMD_NODENAME"; exec sleep 600')
     ns_wait_job_state "$a" RUNNING 20
     tap_ok $? "[$tp] LAM job $a (-n 30) runs"
-    tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs) $(cpus_per_node "$a")" \
+    tap_is "$(ns_job_field "$a" NumNodes)/$(ns_job_field "$a" NumCPUs) $(ns_job_cpus_per_node "$a")" \
         "4/30 8 8 7 7" "[$tp]   striped 8+8+7+7: NumCPUs=30, not 4 x 8"
     ns_poll 20 has_lines 30 "$work/uneven.$a"
     tap_is "$(grep '^ns' "$work/uneven.$a" | sort | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" \
@@ -536,7 +519,7 @@ uneven () {
     tap_ok $? "[$tp] ABQ job $b (-n 26) runs beside it"
     decided=$(grep -F "nodeshare: job $b " "$(log)" |
               sed -n 's/.*nodes [^ ]* (\([0-9+]*\) cores).*/\1/p' | head -n 1)
-    tap_is "$(ns_job_field "$b" NumCPUs) $(cpus_per_node "$b" | tr ' ' '+')" \
+    tap_is "$(ns_job_field "$b" NumCPUs) $(ns_job_cpus_per_node "$b" | tr ' ' '+')" \
         "26 $decided" "[$tp]   it holds 26 CPUs, as decided ($decided on $(nodes_of "$b"))"
     show_queue
     clean_slate
@@ -599,7 +582,7 @@ reconfigure () {
     tap_ok $? "[$tp] with the file fixed slurmctld starts again"
     j=$(sub lmp_serial -n 24)
     ns_wait_job_state "$j" RUNNING 20
-    tap_is "$(cpus_per_node "$j")" "12 12" "[$tp]   and stripes again" ||
+    tap_is "$(ns_job_cpus_per_node "$j")" "12 12" "[$tp]   and stripes again" ||
         { ns_cluster_dump; grep -F nodeshare "$(log)" | tail -15 | sed 's/^/#   /'; }
     clean_slate
 }
@@ -618,7 +601,7 @@ rollback () {
         mv "$NS_CLUSTER_DIR/slurm.conf.new" "$NS_CLUSTER_DIR/slurm.conf"
     ns_cluster_restart_ctld
     tap_ok $? "[$tp] slurmctld restarts with SelectType=select/cons_tres"
-    tap_is "$(ns_job_field "$j" JobState) $(cpus_per_node "$j")" "RUNNING 12 12" \
+    tap_is "$(ns_job_field "$j" JobState) $(ns_job_cpus_per_node "$j")" "RUNNING 12 12" \
         "[$tp]   job $j still RUNNING, 12+12"
     k=$(subplain lmp_serial -n 24)
     ns_wait_job_state "$k" RUNNING 20
