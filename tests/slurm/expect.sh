@@ -4,8 +4,14 @@
 #
 # Runs a list of Slurm's own regression tests (testsuite/expect of the
 # configured Slurm source, the tree scripts/slurm-source.sh fetches;
-# Slurm 22.05 or 24.11) twice: on a loopback cluster of 4 nodes x 24 cores with stock
+# Slurm 22.05, 24.11 or 26.05) twice: on a loopback cluster of 4 nodes x 24 cores with stock
 # select/cons_tres, and on the same cluster with select/cons_tres_nodeshare.
+# Releases from 25.11 on have no testsuite/expect (SchedMD keeps it on
+# master only): for such a tree, the copy nodeshare ships for its
+# MAJOR.MINOR, tests/slurm/slurm-testsuite-expect-MAJOR.MINOR.tar.xz (26.05;
+# which commit, and how it was made: the .README beside it), is unpacked
+# into the scratch directory and run; NS_EXPECT_TESTSUITE=DIR names
+# another testsuite/expect directory (it takes precedence over the tree's).
 # Per test it compares
 #   - the result (pass, fail, skip, timeout), and
 #   - the node and CPU counts of every allocation the test made (the
@@ -27,8 +33,9 @@
 # handed to cons_tres unchanged); the summary counts them.
 #
 # The tests, by the Slurm version of the tree (META): 22.05
-# tests/slurm/expect-tests.txt and expect-differences.txt, 24.11 (and any
-# other MAJOR.MINOR) expect-tests-24.11.txt and expect-differences-24.11.txt;
+# tests/slurm/expect-tests.txt and expect-differences.txt, any other
+# MAJOR.MINOR expect-tests-MAJOR.MINOR.txt and
+# expect-differences-MAJOR.MINOR.txt (24.11 and 26.05 have them);
 # a version without a list skips.  A list has one id per line, with why it
 # was chosen; the excluded tests and the reason for each are listed there
 # too.  nodeshare's side runs with tests/slurm/expect-nodeshare.json:
@@ -42,8 +49,8 @@
 # policy in front, and without this such tests would skip on one side only.
 #
 # Skips when not root, when Slurm or expect is not installed, when the
-# select plugin was not built, or when the Slurm source has no
-# testsuite/expect.
+# select plugin was not built, or when there is no Slurm source, or it
+# has no testsuite/expect and none is shipped for its version.
 # Env: NS_EXPECT_TESTS="test1.1 test1.2" runs some tests only;
 # NS_EXPECT_TIMEOUT seconds per test (default 60);
 # NS_EXPECT_IDLE_TIMEOUT seconds for the cluster to be idle after a test
@@ -85,16 +92,45 @@ else
     if [ -z "$src" ] && [ -f "$top_builddir/Makefile" ]; then
         src=$(sed -n 's/^SLURM_SOURCE = //p' "$top_builddir/Makefile")
     fi
-    [ -n "$src" ] && [ -f "$src/testsuite/expect/globals" ] ||
-        tap_skip_all "no Slurm source with testsuite/expect (configure --with-slurm-source=DIR; or NS_SLURM_SOURCE)"
+    [ -n "$src" ] && [ -d "$src" ] ||
+        tap_skip_all "no Slurm source (configure --with-slurm-source=DIR; or NS_SLURM_SOURCE)"
     # The tree's Slurm version (MAJOR.MINOR, from META) picks the list and the
-    # differences file: 22.05 expect-tests.txt and expect-differences.txt,
-    # any other expect-tests-MAJOR.MINOR.txt and expect-differences-MAJOR.MINOR.txt.
+    # differences file (below), and the shipped testsuite/expect of a
+    # release that has none.
     slurm_version=$(awk '$1 == "Major:" { ma = $2 } $1 == "Minor:" { mi = $2 }
                          END { if (ma != "" && mi != "") print ma "." mi }' "$src/META" 2>/dev/null)
     [ -n "$slurm_version" ] ||
         slurm_version=$(sed -n 's/^#define SLURM_VERSION_STRING "\([0-9]*\.[0-9]*\).*/\1/p' "$src/config.h" 2>/dev/null)
+    # Where testsuite/expect comes from: NS_EXPECT_TESTSUITE, else the
+    # tree's own, else (from 25.11 on, releases have none) the copy shipped
+    # for this version, unpacked into the scratch directory below.
+    ts_tarball=
+    if [ -n "${NS_EXPECT_TESTSUITE:-}" ]; then
+        ts_src=$(cd "$NS_EXPECT_TESTSUITE" 2>/dev/null && pwd)
+        [ -n "$ts_src" ] && [ -f "$ts_src/globals" ] || {
+            echo "Bail out! NS_EXPECT_TESTSUITE: $NS_EXPECT_TESTSUITE: expected a testsuite/expect directory (with globals)"
+            exit 1; }
+        ts_where=$ts_src
+    elif [ -f "$src/testsuite/expect/globals" ]; then
+        ts_src=$src/testsuite/expect
+        ts_where=$ts_src
+    elif [ -n "$slurm_version" ] &&
+         [ -f "$top_srcdir/tests/slurm/slurm-testsuite-expect-$slurm_version.tar.xz" ]; then
+        ts_tarball=$top_srcdir/tests/slurm/slurm-testsuite-expect-$slurm_version.tar.xz
+        command -v xz >/dev/null 2>&1 ||
+            tap_skip_all "xz not installed, needed to unpack $ts_tarball (apt-get install xz-utils)"
+        ts_members=$(tar -tJf "$ts_tarball" | sed -n 's|^testsuite/expect/||p') &&
+            [ -n "$ts_members" ] ||
+            { echo "Bail out! $ts_tarball: cannot list testsuite/expect in it"; exit 1; }
+        ts_src=   # set once unpacked
+        ts_where=$ts_tarball
+    else
+        tap_skip_all "no testsuite/expect in the Slurm source $src (Slurm ${slurm_version:-of unknown version}; releases from 25.11 on have none) and none shipped for it (tests/slurm/slurm-testsuite-expect-${slurm_version:-VERSION}.tar.xz); NS_EXPECT_TESTSUITE=DIR"
+    fi
 fi
+# 22.05: expect-tests.txt and expect-differences.txt; any other MAJOR.MINOR
+# (24.11, 26.05): expect-tests-MAJOR.MINOR.txt and
+# expect-differences-MAJOR.MINOR.txt.
 case $slurm_version in
     22.05) suffix= ;;
     *) suffix=-$slurm_version ;;
@@ -122,14 +158,22 @@ elif [ -n "${NS_EXPECT_TESTS:-}" ]; then
 else
     tests=$(sed -e 's/#.*//' "$list_file" | awk 'NF { print $1 }')
 fi
+# has_test TEST: the testsuite (directory or shipped tarball) has it.
+has_test () {
+    if [ -n "$ts_tarball" ]; then
+        printf '%s\n' "$ts_members" | grep -qxF "$1"
+    else
+        [ -f "$ts_src/$1" ]
+    fi
+}
 [ -n "$judge" ] || for t in $tests; do
-    [ -f "$src/testsuite/expect/$t" ] && continue
+    has_test "$t" && continue
     if [ -n "${NS_EXPECT_TESTS:-}" ]; then
         where="NS_EXPECT_TESTS"
     else
         where="$list_file:$(grep -n "^$t\([ 	#]\|\$\)" "$list_file" | head -1 | cut -d: -f1)"
     fi
-    echo "Bail out! $where: $t: no such test in $src/testsuite/expect"
+    echo "Bail out! $where: $t: no such test in $ts_where"
     exit 1
 done
 # expect-differences.txt: "TEST KIND RESULT NODECOUNTS... | REASON",
@@ -161,6 +205,17 @@ trap 'exit 1' INT TERM HUP
 
 [ -n "$judge" ] || ns_nodeshare_plugindir "$scratch/plugins" "$plugin" ||
     { echo "Bail out! nodeshare-plugindir failed"; exit 1; }
+if [ -z "$judge" ] && [ -n "$ts_tarball" ]; then
+    # The testsuite shipped for a release that has none: unpacked once,
+    # each side copies it as it would the tree's.
+    mkdir "$scratch/testsuite-shipped" &&
+        tar -xJf "$ts_tarball" -C "$scratch/testsuite-shipped" ||
+        { echo "Bail out! cannot unpack $ts_tarball"; exit 1; }
+    ts_src=$scratch/testsuite-shipped/testsuite/expect
+    [ -f "$ts_src/globals" ] ||
+        { echo "Bail out! $ts_tarball: no testsuite/expect/globals in it"; exit 1; }
+    tap_diag "Slurm $slurm_version's source has no testsuite/expect: running the copy shipped in tests/slurm/$(basename "$ts_tarball")"
+fi
 
 . "$top_srcdir/tests/slurm/jobcomp.sh"   # nodecounts, stablecounts
 
@@ -195,7 +250,7 @@ JobCompLoc=$dir/jobcomp.txt"
     trap 'ns_cluster_stop >/dev/null 2>&1' EXIT
 
     # A private copy of the testsuite: the tests write into it.
-    cp -R "$src/testsuite/expect" "$dir/ts" || exit 1
+    cp -R "$ts_src" "$dir/ts" || exit 1
     sed -i 's|if {\$select_type eq "select/\$type"} {|if {$select_type eq "select/$type" \|\| $select_type eq "select/${type}_nodeshare"} {|' \
         "$dir/ts/globals"
     grep -q 'select/${type}_nodeshare' "$dir/ts/globals" ||
@@ -236,7 +291,7 @@ EOF
         esac
         # Whatever the test left behind goes before the next one starts,
         # and its jobs' completion records are written.
-        if ! _ns_alive "$NS_CLUSTER_DIR/slurmctld.pid"; then
+        if ctld_gone; then
             res=crashed
             stuck_report "$side" "$t" "slurmctld exited during the test"
         elif ! ns_ctld_answers; then
@@ -275,6 +330,21 @@ EOF
     grep -h 'nodeshare: ' "$dir"/cluster*/slurmctld.log >"$dir/decisions" 2>/dev/null
     trap - EXIT
 )
+
+# ctld_gone: no slurmctld has been there for 5 s.  A test that ends with
+# `scontrol reconfigure` (test17.36's cleanup) leaves a new slurmctld
+# process, and for a moment the pid file names the old one, already gone
+# (26.05: the new one writes it after it has taken over; _ns_wait_ctld in
+# lib.sh waits alike).
+ctld_gone () {
+    local n=0
+    while ! _ns_alive "$NS_CLUSTER_DIR/slurmctld.pid"; do
+        n=$((n + 1))
+        [ "$n" -lt 25 ] || return 0
+        sleep 0.2
+    done
+    return 1
+}
 
 # stuck_report SIDE TEST WHY: what the cluster looks like, on stderr (CI
 # prints these lines): slurmctld and each slurmd alive or not, the nodes
