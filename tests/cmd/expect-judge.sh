@@ -6,8 +6,9 @@
 # node ranges started on nodes just freed uncounted when the sides differ
 # only in them, and NS_EXPECT_JUDGE
 # judging a kept scratch directory again: a test that agrees, one listed in
-# expect-differences-24.11.txt, one that agrees only in round 2, and one
-# that differs.
+# expect-differences-24.11.txt (and differing under 26.05's file, which
+# the version 26.05 picks), one that agrees only in round 2, and one that
+# differs.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cmd/tap.sh"
 . "$top_srcdir/tests/slurm/jobcomp.sh"
@@ -138,6 +139,14 @@ check "judge: test15.23 agrees in round 2" \
 check "judge: summary" \
     "$(grep -c '^# 4 tests alike (3 of them only in jobs cancelled at once or started on nodes just freed), 1 listed differences, 0 unexplained differences' "$tmp/judge.out")" 1
 check "judge: plan" "$(grep -c '^1\.\.5$' "$tmp/judge.out")" 1
+
+# The version picks the differences file: 26.05's lists none (its
+# testsuite/expect has no test1.35), so the same runs differ there.
+echo 26.05 >"$tmp/s/version"
+judge
+rc=$?
+check "judge: 26.05 judges by expect-differences-26.05.txt" "$rc:$(grep -c '^not ok [0-9]* - test1.35: stock \[pass 2:30\] nodeshare \[pass 4:30\]$' "$tmp/judge.out")" 1:1
+echo 24.11 >"$tmp/s/version"
 
 # A real difference: a job of 24 CPUs on 2 nodes where stock gives 1.
 mk stock.1     test1.14 pass 3 "1:24 1:1" "c 1:24"

@@ -43,7 +43,8 @@
 # the policy governs every job it can, not only those of known programs.
 #
 # Each side uses a private copy of testsuite/expect with a generated
-# globals.local (Debian's binaries in /usr, the harness's SLURM_CONF).  In
+# globals.local (Slurm's binaries in /usr: Debian's, or a Slurm built
+# with --prefix=/usr; the harness's SLURM_CONF).  In
 # the copy, check_config_select accepts select/cons_tres_nodeshare where a
 # test asks for select/cons_tres: nodeshare is cons_tres with a placement
 # policy in front, and without this such tests would skip on one side only.
@@ -70,6 +71,7 @@ top_builddir=${top_builddir:-$top_srcdir}
 . "$top_srcdir/tests/slurm/lib.sh"
 
 judge=${NS_EXPECT_JUDGE:-}
+ts_tarball=
 if [ -n "$judge" ]; then
     # Judge the runs kept in a scratch directory again: nothing runs.
     [ -f "$judge/stock.1/results" ] && [ -f "$judge/nodeshare.1/results" ] || {
@@ -104,7 +106,6 @@ else
     # Where testsuite/expect comes from: NS_EXPECT_TESTSUITE, else the
     # tree's own, else (from 25.11 on, releases have none) the copy shipped
     # for this version, unpacked into the scratch directory below.
-    ts_tarball=
     if [ -n "${NS_EXPECT_TESTSUITE:-}" ]; then
         ts_src=$(cd "$NS_EXPECT_TESTSUITE" 2>/dev/null && pwd)
         [ -n "$ts_src" ] && [ -f "$ts_src/globals" ] || {
