@@ -109,11 +109,13 @@ tap_ok $? "  its step $a.0 runs"
 # started just before a crash is recovered from the older job_state as
 # pending (22.05 then starts it again, the nodes still hold it, and it is
 # requeued held).  Kill only once job_state has been written after the
-# step was seen running: a change to the job (its comment) makes slurmctld
-# write it within those 5 s, whatever it wrote before.
+# job started: in a later second than its StartTime, or after a change to
+# the job (its comment), which makes slurmctld write it within those 5 s.
 touch "$scratch/running"
-scontrol update JobId="$a" Comment=failover-test
-ns_poll 30 sh -c "test -n \"\$(find '$d/state/job_state' -newer '$scratch/running')\""
+started=$(date -d "$(ns_job_field "$a" StartTime)" +%s 2>/dev/null || echo 0)
+scontrol update JobId="$a" Comment=failover-test 2>&1 | sed 's/^/# scontrol update: /'
+ns_poll 30 sh -c "test -n \"\$(find '$d/state/job_state' -newer '$scratch/running')\" ||
+    [ \$(stat -c %Y '$d/state/job_state') -gt $started ]"
 tap_ok $? "  ctlA saved its job state after that"
 
 ##
