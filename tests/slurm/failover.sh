@@ -112,7 +112,7 @@ tap_ok $? "  its step $a.0 runs"
 # job started: in a later second than its StartTime, or after a change to
 # the job (its comment), which makes slurmctld write it within those 5 s.
 touch "$scratch/running"
-started=$(date -d "$(ns_job_field "$a" StartTime)" +%s 2>/dev/null || echo 0)
+started=$(date -d "$(ns_job_field "$a" StartTime)" +%s 2>/dev/null || date +%s)
 scontrol update JobId="$a" Comment=failover-test 2>&1 | sed 's/^/# scontrol update: /'
 ns_poll 30 sh -c "test -n \"\$(find '$d/state/job_state' -newer '$scratch/running')\" ||
     [ \$(stat -c %Y '$d/state/job_state') -gt $started ]"
