@@ -159,7 +159,7 @@ struct rep {
     struct replay rp[2];        /* pack, the policy */
     int64_t differ, shape_differ, cot_differ, never_differ;
     int64_t rule_n[NRULES];
-    int64_t why_n[NS_PACK_AS_ASKED + 1];
+    int64_t why_n[NS_PACK_KINDS];
     int64_t compared;
     /* shadow */
     struct shadow_sum sh;
@@ -629,7 +629,7 @@ static int compare_runs (struct rep *r, ns_sim_t *pack, ns_sim_t *pol)
         r->differ++;
         if (ran_b && b->rule < NRULES) {
             r->rule_n[b->rule]++;
-            if (b->rule == NS_RULE_PACK && b->why <= NS_PACK_AS_ASKED)
+            if (b->rule == NS_RULE_PACK && b->why < NS_PACK_KINDS)
                 r->why_n[b->why]++;
         }
         const ns_simjob_t *j = ns_sim_job (pol, i);
@@ -997,7 +997,7 @@ static void write_text (struct rep *r, FILE *f)
         fprintf (f, "    %-36s %8lld  (%s)\n", rule_what (k),
                  (long long)r->rule_n[k], ns_rule_name (k));
         if (k == NS_RULE_PACK)
-            for (int w = 1; w <= NS_PACK_AS_ASKED; w++)
+            for (int w = 1; w < NS_PACK_KINDS; w++)
                 if (r->why_n[w])
                     fprintf (f, "      %-34s %8lld\n", ns_pack_why_name (w),
                              (long long)r->why_n[w]);
@@ -1418,7 +1418,7 @@ static int write_html (struct rep *r)
         th_td (f, "td", ns_rule_name (k));
         fprintf (f, "<td>%lld</td></tr>\n", (long long)r->rule_n[k]);
         if (k == NS_RULE_PACK)
-            for (int w = 1; w <= NS_PACK_AS_ASKED; w++)
+            for (int w = 1; w < NS_PACK_KINDS; w++)
                 if (r->why_n[w]) {
                     fprintf (f, "<tr><td>&nbsp;&nbsp;");
                     ns_xml_text (f, ns_pack_why_name (w));

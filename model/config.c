@@ -37,6 +37,16 @@ struct ns_config {
     uint64_t cache_footprint;
     ns_learn_conf_t learn;
     ns_mode_t mode;
+    struct {
+        char **names;
+        int n;
+        int set;            /* the key was given (an empty list: nowhere) */
+    } scope[NS_SCOPE_KINDS];
+    int stripe_gres_nodes;
+    int admin_comment;
+    char *metrics_file;
+    uint64_t shadow_max_bytes;
+    int shadow_keep;
 };
 
 /* State of one load: where we are in the tree, for error messages, and
@@ -71,6 +81,9 @@ ns_config_t *ns_config_create (void)
     cfg->learn = (ns_learn_conf_t){ .enabled = 0, .min_observations = 5,
                                     .max_observations = 20000,
                                     .max_se = 0.05, .save_every = 60 };
+    cfg->admin_comment = 1;
+    cfg->shadow_max_bytes = NS_SHADOW_MAX_BYTES_DEFAULT;
+    cfg->shadow_keep = NS_SHADOW_KEEP_DEFAULT;
     cfg->progs = ns_progtab_create ();
     cfg->interf = ns_interf_create ();
     cfg->identity = ns_identity_create ();
@@ -90,6 +103,12 @@ void ns_config_destroy (ns_config_t *cfg)
     ns_progtab_destroy (cfg->progs);
     ns_interf_destroy (cfg->interf);
     ns_identity_destroy (cfg->identity);
+    for (int k = 0; k < NS_SCOPE_KINDS; k++) {
+        for (int i = 0; i < cfg->scope[k].n; i++)
+            free (cfg->scope[k].names[i]);
+        free (cfg->scope[k].names);
+    }
+    free (cfg->metrics_file);
     free (cfg);
     errno = saved;
 }
@@ -133,6 +152,76 @@ const char *ns_mode_name (ns_mode_t mode)
 double ns_config_cache_sigma (const ns_config_t *cfg)
 {
     return cfg ? cfg->cache_sigma : 1.0;
+}
+
+const char *ns_scope_key (ns_scope_kind_t k)
+{
+    switch (k) {
+    case NS_SCOPE_PARTITION: return "partitions";
+    case NS_SCOPE_ACCOUNT: return "accounts";
+    case NS_SCOPE_QOS: return "qos";
+    case NS_SCOPE_KINDS: break;
+    }
+    return "?";
+}
+
+int ns_config_scope_count (const ns_config_t *cfg, ns_scope_kind_t k)
+{
+    if (!cfg || k < 0 || k >= NS_SCOPE_KINDS || !cfg->scope[k].set)
+        return -1;
+    return cfg->scope[k].n;
+}
+
+const char *ns_config_scope_name (const ns_config_t *cfg, ns_scope_kind_t k,
+                                  int i)
+{
+    if (!cfg || k < 0 || k >= NS_SCOPE_KINDS || i < 0
+        || i >= cfg->scope[k].n)
+        return NULL;
+    return cfg->scope[k].names[i];
+}
+
+int ns_config_out_of_scope (const ns_config_t *cfg, const char *partition,
+                            const char *account, const char *qos)
+{
+    const char *v[NS_SCOPE_KINDS] = { partition, account, qos };
+    if (!cfg)
+        return -1;
+    for (int k = 0; k < NS_SCOPE_KINDS; k++) {
+        if (!cfg->scope[k].set)
+            continue;
+        int in = 0;
+        for (int i = 0; v[k] && i < cfg->scope[k].n && !in; i++)
+            in = !strcmp (cfg->scope[k].names[i], v[k]);
+        if (!in)
+            return k;
+    }
+    return -1;
+}
+
+int ns_config_stripe_gres_nodes (const ns_config_t *cfg)
+{
+    return cfg ? cfg->stripe_gres_nodes : 0;
+}
+
+int ns_config_admin_comment (const ns_config_t *cfg)
+{
+    return cfg ? cfg->admin_comment : 0;
+}
+
+const char *ns_config_metrics_file (const ns_config_t *cfg)
+{
+    return cfg ? cfg->metrics_file : NULL;
+}
+
+uint64_t ns_config_shadow_max_bytes (const ns_config_t *cfg)
+{
+    return cfg ? cfg->shadow_max_bytes : NS_SHADOW_MAX_BYTES_DEFAULT;
+}
+
+int ns_config_shadow_keep (const ns_config_t *cfg)
+{
+    return cfg ? cfg->shadow_keep : NS_SHADOW_KEEP_DEFAULT;
 }
 
 uint64_t ns_config_cache_footprint (const ns_config_t *cfg)
@@ -312,7 +401,7 @@ static const struct key *find_key (const struct key *keys, const char *name)
 
 static int fail_unknown (struct reader *r, const struct key *keys)
 {
-    char list[NS_ERROR_TEXT / 2] = "";
+    char list[NS_ERROR_TEXT - 128] = "";
     size_t len = 0;
     for (const struct key *k = keys; k->name && len < sizeof (list); k++)
         len += (size_t)snprintf (list + len, sizeof (list) - len, "%s%s",
@@ -773,6 +862,138 @@ static int read_cache (struct reader *r, json_object *v)
     return read_object (r, v, cache_keys);
 }
 
+/*
+ * Scope, GRES nodes, requeue, accounting, metrics, shadow records
+ */
+
+/* partitions / accounts / qos: an array of names (an empty array: no
+ * job is in scope). */
+static int read_scope (struct reader *r, json_object *v, ns_scope_kind_t k)
+{
+    const char *what = "an array of names (strings of 1..255 characters)";
+    if (!json_object_is_type (v, json_type_array))
+        return ns_jr_fail_got (&r->j, v, "%s", what);
+    size_t n = json_object_array_length (v);
+    if (n > NS_SCOPE_MAX)
+        return ns_jr_fail_got (&r->j, v, "at most %d names", NS_SCOPE_MAX);
+    for (int i = 0; i < r->cfg->scope[k].n; i++)
+        free (r->cfg->scope[k].names[i]);
+    free (r->cfg->scope[k].names);
+    r->cfg->scope[k].names = NULL;
+    r->cfg->scope[k].n = 0;
+    r->cfg->scope[k].set = 1;
+    if (n && !(r->cfg->scope[k].names = calloc (n, sizeof (char *))))
+        return ns_jr_fail_errno (&r->j, ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx (v, i);
+        size_t old = ns_jr_path_index (&r->j, i);
+        int len = json_object_is_type (e, json_type_string)
+                      ? json_object_get_string_len (e) : 0;
+        if (len < 1 || len > 255 || strchr (json_object_get_string (e), ',')) {
+            int rc = ns_jr_fail_got (&r->j, e, "a name (1..255 characters, "
+                                     "no comma)");
+            ns_jr_path_pop (&r->j, old);
+            return rc;
+        }
+        ns_jr_path_pop (&r->j, old);
+        char *name = strdup (json_object_get_string (e));
+        if (!name)
+            return ns_jr_fail_errno (&r->j, ENOMEM, "out of memory");
+        r->cfg->scope[k].names[r->cfg->scope[k].n++] = name;
+    }
+    return 0;
+}
+
+static int read_partitions (struct reader *r, json_object *v)
+{
+    return read_scope (r, v, NS_SCOPE_PARTITION);
+}
+
+static int read_accounts (struct reader *r, json_object *v)
+{
+    return read_scope (r, v, NS_SCOPE_ACCOUNT);
+}
+
+static int read_qos (struct reader *r, json_object *v)
+{
+    return read_scope (r, v, NS_SCOPE_QOS);
+}
+
+static int get_bool (struct reader *r, json_object *v, int *out)
+{
+    if (!json_object_is_type (v, json_type_boolean))
+        return ns_jr_fail_got (&r->j, v, "true or false");
+    *out = json_object_get_boolean (v) ? 1 : 0;
+    return 0;
+}
+
+static int read_stripe_gres_nodes (struct reader *r, json_object *v)
+{
+    return get_bool (r, v, &r->cfg->stripe_gres_nodes);
+}
+
+static int read_stripe_no_requeue (struct reader *r, json_object *v)
+{
+    return get_bool (r, v, &r->cfg->policy.stripe_no_requeue);
+}
+
+static int read_admin_comment (struct reader *r, json_object *v)
+{
+    return get_bool (r, v, &r->cfg->admin_comment);
+}
+
+static int read_metrics_file (struct reader *r, json_object *v)
+{
+    const char *s = json_object_is_type (v, json_type_string)
+                        ? json_object_get_string (v) : NULL;
+    if (!s || s[0] != '/' || json_object_get_string_len (v) >= 4096)
+        return ns_jr_fail_got (&r->j, v, "an absolute file name");
+    free (r->cfg->metrics_file);
+    if (!(r->cfg->metrics_file = strdup (s)))
+        return ns_jr_fail_errno (&r->j, ENOMEM, "out of memory");
+    return 0;
+}
+
+static int read_shadow_max_bytes (struct reader *r, json_object *v)
+{
+    uint64_t b = 0;
+    int64_t i;
+    if (json_object_is_type (v, json_type_string)) {
+        if (ns_parse_size (json_object_get_string (v), &b) < 0)
+            return ns_jr_fail_got (&r->j, v, SIZE_EXPECT);
+    }
+    else if (ns_jr_get_integer (&r->j, v, 0, INT64_MAX, SIZE_EXPECT, &i) < 0)
+        return -1;
+    else
+        b = (uint64_t)i;
+    if (b < NS_SHADOW_MAX_BYTES_MIN)
+        return ns_jr_fail_got (&r->j, v, "a size of at least 64K");
+    r->cfg->shadow_max_bytes = b;
+    return 0;
+}
+
+static int read_shadow_keep (struct reader *r, json_object *v)
+{
+    int64_t i;
+    if (ns_jr_get_integer (&r->j, v, 1, 1000, "an integer 1..1000", &i) < 0)
+        return -1;
+    r->cfg->shadow_keep = (int)i;
+    return 0;
+}
+
+static const struct key shadow_keys[] = {
+    { "max_bytes", read_shadow_max_bytes },
+    { "keep", read_shadow_keep },
+    { NULL, NULL },
+};
+
+static int read_shadow (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_object))
+        return ns_jr_fail_got (&r->j, v, "an object with max_bytes, keep");
+    return read_object (r, v, shadow_keys);
+}
+
 /* "learned": the evidence nodeshare-learn writes beside the figures it
  * fitted (observations, standard errors); informational, not read. */
 static int read_learned (struct reader *r, json_object *v)
@@ -801,6 +1022,14 @@ static const struct key top_keys[] = {
     { "cache", read_cache },
     { "learned", read_learned },
     { "learn", read_learn },
+    { "partitions", read_partitions },
+    { "accounts", read_accounts },
+    { "qos", read_qos },
+    { "stripe_gres_nodes", read_stripe_gres_nodes },
+    { "stripe_no_requeue", read_stripe_no_requeue },
+    { "admin_comment", read_admin_comment },
+    { "metrics_file", read_metrics_file },
+    { "shadow", read_shadow },
     { NULL, NULL },
 };
 

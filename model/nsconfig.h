@@ -39,6 +39,21 @@
  *                              default_footprint: integer bytes or
  *                              string with K/M/G/T suffix,
  *                              see ns_parse_size (0 = none given) }
+ *   partitions        array    partition names where nodeshare acts;
+ *   accounts          array    account names;
+ *   qos               array    QOS names; a job is in scope when its
+ *                              partition, account and QOS are each in the
+ *                              list given (absent list: any); jobs out of
+ *                              scope are placed as stock     (everywhere)
+ *   stripe_gres_nodes boolean  stripe jobs without GRES onto nodes with
+ *                              GRES                          (false)
+ *   stripe_no_requeue boolean  stripe jobs that cannot be requeued (false)
+ *   admin_comment     boolean  the decision is appended to the job's
+ *                              AdminComment (accounting)     (true)
+ *   metrics_file      string   absolute path of an OpenMetrics text file
+ *                              of decision counters           (none)
+ *   shadow            object   { max_bytes: size >= 64K     (64M),
+ *                                keep: rotated files 1..1000  (4) }
  *
  * Program names (1..127 characters) are interned wherever they appear:
  * programs keys, slowdown keys, keep:P, pattern targets.  The programs
@@ -75,6 +90,19 @@ typedef enum {
     NS_MODE_SHADOW,
 } ns_mode_t;
 
+/* Where nodeshare acts ("partitions", "accounts", "qos"). */
+typedef enum {
+    NS_SCOPE_PARTITION = 0,
+    NS_SCOPE_ACCOUNT,
+    NS_SCOPE_QOS,
+    NS_SCOPE_KINDS
+} ns_scope_kind_t;
+
+#define NS_SCOPE_MAX 4096                 /* names in one scope list */
+#define NS_SHADOW_MAX_BYTES_DEFAULT (64ULL * 1024 * 1024)
+#define NS_SHADOW_MAX_BYTES_MIN (64ULL * 1024)
+#define NS_SHADOW_KEEP_DEFAULT 4
+
 /* The built-in defaults (what an absent file means).  NULL with errno
  * ENOMEM on failure. */
 ns_config_t *ns_config_create (void);
@@ -104,6 +132,24 @@ uint64_t ns_config_cache_footprint (const ns_config_t *cfg);
 /* NULL cfg: normal. */
 ns_mode_t ns_config_mode (const ns_config_t *cfg);
 const char *ns_mode_name (ns_mode_t mode);
+
+/* The key of a scope list in nodeshare.json ("partitions", ...). */
+const char *ns_scope_key (ns_scope_kind_t k);
+/* Names in the list, or -1 when the key is absent (any). */
+int ns_config_scope_count (const ns_config_t *cfg, ns_scope_kind_t k);
+const char *ns_config_scope_name (const ns_config_t *cfg, ns_scope_kind_t k,
+                                  int i);
+/* -1 when a job of this partition, account and QOS is in scope; else the
+ * first list (ns_scope_kind_t) that leaves it out.  A NULL name is in no
+ * list (a job without a known QOS is out of a "qos" scope). */
+int ns_config_out_of_scope (const ns_config_t *cfg, const char *partition,
+                            const char *account, const char *qos);
+int ns_config_stripe_gres_nodes (const ns_config_t *cfg);
+int ns_config_admin_comment (const ns_config_t *cfg);
+/* NULL: no metrics file. */
+const char *ns_config_metrics_file (const ns_config_t *cfg);
+uint64_t ns_config_shadow_max_bytes (const ns_config_t *cfg);
+int ns_config_shadow_keep (const ns_config_t *cfg);
 
 /* Parse "512", "32K", "2M", "1.5G", "64KiB" into bytes.  Units K, M, G, T
  * in any case, optionally followed by B or iB, are always powers of 1024

@@ -144,6 +144,9 @@ const char *ns_pack_why_name (ns_pack_why_t w)
     case NS_PACK_ONE_TASK: return "one task";
     case NS_PACK_NO_GAIN: return "no predicted gain";
     case NS_PACK_AS_ASKED: return "as asked";
+    case NS_PACK_NO_REQUEUE: return "cannot be requeued";
+    case NS_PACK_SCOPE: return "outside nodeshare's scope";
+    case NS_PACK_KINDS: break;
     }
     return "?";
 }
@@ -262,6 +265,9 @@ struct decide {
     ns_node_limits_t lim;      /* memory and cores per node for the
                                   shape */
     const ns_node_limits_t *limp; /* &lim, or NULL when nothing limits */
+    const unsigned char *no_stripe; /* req->no_stripe while the sharing
+                                       rules choose (stripe-empty), else
+                                       NULL */
 
     int width;          /* nodes to find */
     int tasks_hi;       /* tasks on the fullest node */
@@ -291,7 +297,8 @@ static void refuse (struct decide *d, enum refusal why, int node)
 
 static int allowed (const struct decide *d, int node)
 {
-    return !d->mask || d->mask[node];
+    return (!d->mask || d->mask[node])
+           && !(d->no_stripe && d->no_stripe[node]);
 }
 
 /* Cores the job could hold on node now: its free cores, within the
@@ -944,6 +951,8 @@ static ns_pack_why_t pack_reason (const struct decide *d)
     const ns_policy_t *pol = d->pol;
     if (pol->kind == NS_POLICY_PACK)
         return explicit_shape (r) ? NS_PACK_AS_ASKED : NS_PACK_POLICY;
+    if (r->flags & NS_REQ_OUT_OF_SCOPE)
+        return explicit_shape (r) ? NS_PACK_AS_ASKED : NS_PACK_SCOPE;
     if (!ns_policy_is_sharing (pol->kind))
         return NS_PACK_NONE;
     if (explicit_shape (r))
@@ -957,6 +966,8 @@ static ns_pack_why_t pack_reason (const struct decide *d)
     double speedup = d->m ? ns_interf_speedup (d->m, r->program) : 1.0;
     if (!(speedup > 1.0 + pol->stripe_margin))
         return NS_PACK_NO_GAIN;
+    if ((r->flags & NS_REQ_NO_REQUEUE) && !pol->stripe_no_requeue)
+        return NS_PACK_NO_REQUEUE;
     return NS_PACK_NONE;
 }
 
@@ -1027,6 +1038,7 @@ static ns_verdict_t shape (struct decide *d, int fallback)
         d->width = (int)w;
         d->rule = NS_RULE_STRIPE_EMPTY;
     }
+    d->no_stripe = d->rule == NS_RULE_STRIPE_EMPTY ? r->no_stripe : NULL;
     /* Memory and cores per node (design.md 7.2): --mem is the job's
      * memory per node on its minimal width; a stripe holds that total,
      * split over its nodes. */
@@ -1241,7 +1253,7 @@ static void decide_once (struct decide *d, int fallback)
         pl->found = d->found;
         pl->verdict = shortfall_verdict (d);
         pl->capacity_short = !d->req->nodelist && !d->req->allowed
-                             && !d->mask && !d->limp
+                             && !d->mask && !d->limp && !d->no_stripe
                              && d->rule != NS_RULE_FALLBACK
                              && d->found + d->nrefused[REF_TWIN]
                                     + d->nrefused[REF_PAIRING]

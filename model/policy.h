@@ -51,6 +51,10 @@ typedef struct {
                              without a node count) takes the first node,
                              in weight and index order, that holds it,
                              not the best fit; 0: 22.05 to 25.11 */
+    int stripe_no_requeue; /* 1: a job that cannot be requeued
+                             (NS_REQ_NO_REQUEUE) may be striped; 0: it is
+                             packed, since a stripe depends on twice the
+                             nodes (nodeshare.json "stripe_no_requeue") */
 } ns_policy_t;
 
 /* twins, width 2, pairs, fallback at once (0), no seed, small jobs below
@@ -70,6 +74,11 @@ enum {
     NS_REQ_WHOLE_NODES = 1, /* --exclusive: whole nodes, nobody else */
     NS_REQ_QUIET = 2,       /* no explanation wanted (the simulator decides
                                millions of times; what-if tries) */
+    NS_REQ_NO_REQUEUE = 4,  /* the job cannot be requeued (--no-requeue,
+                               JobRequeue=0): packed unless the policy's
+                               stripe_no_requeue allows a stripe */
+    NS_REQ_OUT_OF_SCOPE = 8, /* outside nodeshare's scope (its partition,
+                               account or QOS): placed as pack places it */
 };
 
 typedef struct {
@@ -99,6 +108,12 @@ typedef struct {
     int64_t mem_per_cpu;  /* MB per core (--mem-per-cpu, DefMemPerCPU) */
     int max_nodes;        /* nodes at most (partition MaxNodes, -N max) */
     int max_cpus_per_node; /* cores per node at most (MaxCPUsPerNode) */
+    const unsigned char *no_stripe; /* per node: the sharing rules leave
+                                       it alone for this job (a node with
+                                       GRES, for a job asking for none);
+                                       packing, fallback and explicit
+                                       shapes use it as stock does; NULL:
+                                       none */
 } ns_request_t;
 
 void ns_request_init (ns_request_t *r, uint64_t id, int program, int ntasks);
@@ -136,6 +151,9 @@ typedef enum {
     NS_PACK_ONE_TASK,   /* one task: nothing to stripe */
     NS_PACK_NO_GAIN,    /* spread_speedup <= 1 + stripe_margin */
     NS_PACK_AS_ASKED,   /* explicit shape: stock's shape, no pairing rules */
+    NS_PACK_NO_REQUEUE, /* cannot be requeued, and stripe_no_requeue is off */
+    NS_PACK_SCOPE,      /* outside nodeshare's scope (NS_REQ_OUT_OF_SCOPE) */
+    NS_PACK_KINDS
 } ns_pack_why_t;
 
 const char *ns_pack_why_name (ns_pack_why_t w);

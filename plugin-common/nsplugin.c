@@ -71,13 +71,26 @@ char *ns_plugin_config_describe (ns_config_t *cfg, const char *path,
 {
     char pname[NS_PROGRAM_NAME_MAX + 8];
     const ns_policy_t *pol = ns_config_policy (cfg);
+    char scope[256] = "";
+    int at = 0;
     ns_policy_name (pol, ns_config_progtab (cfg), pname, sizeof (pname));
+    /* ", partitions batch+short, qos normal": where it acts */
+    for (int k = 0; k < NS_SCOPE_KINDS; k++) {
+        int n = ns_config_scope_count (cfg, k);
+        if (n < 0 || at >= (int)sizeof (scope) - 1)
+            continue;
+        at += snprintf (scope + at, sizeof (scope) - at, ", %s %s",
+                        ns_scope_key (k), n ? "" : "(none)");
+        for (int i = 0; i < n && at < (int)sizeof (scope) - 1; i++)
+            at += snprintf (scope + at, sizeof (scope) - at, "%s%s",
+                            i ? "+" : "", ns_config_scope_name (cfg, k, i));
+    }
     snprintf (buf, len,
               "%spolicy %s, stripe_width %d, max_cotenants %d, "
-              "fallback_after %lld, %d programs, %d patterns (%s%s)",
+              "fallback_after %lld%s, %d programs, %d patterns (%s%s)",
               ns_config_mode (cfg) == NS_MODE_SHADOW ? "shadow mode, " : "",
               pname, pol->stripe_width, pol->max_cotenants,
-              (long long)pol->fallback_after,
+              (long long)pol->fallback_after, scope,
               ns_progtab_count (ns_config_progtab (cfg)),
               ns_identity_npatterns (ns_config_identity (cfg)),
               missing ? "built-in defaults: no " : "", path ? path : "?");

@@ -19,6 +19,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -201,11 +202,13 @@ int ns_ctld_init (void)
               WHOLE_SOCKETS_WHY);
     S.active = 1;
     S.dirty = 1;
+    stats_metrics_start ();
     return 0;
 }
 
 void ns_ctld_fini (void)
 {
+    stats_metrics_stop ();
     pthread_mutex_lock (&S.lock);
     learn_stop ();
     S.active = 0;
@@ -218,10 +221,12 @@ void ns_ctld_fini (void)
     ns_jobmemo_destroy (S.memo);
     S.memo = NULL;
     free (S.allowed);
+    free (S.gres_node);
     free (S.shares);
     free (S.mem);
     free (S.run);
     S.allowed = NULL;
+    S.gres_node = NULL;
     S.shares = NULL;
     S.run = NULL;
     S.nnodes = S.nrun = S.caprun = 0;
@@ -356,14 +361,16 @@ static int ensure_scratch (int nn)
         return 0;
     ns_placement_destroy (S.pl);
     free (S.allowed);
+    free (S.gres_node);
     free (S.shares);
     free (S.mem);
     S.pl = ns_placement_create (nn);
     S.allowed = calloc (nn, 1);
+    S.gres_node = calloc (nn, 1);
     S.shares = calloc (nn, sizeof (ns_share_t));
     S.mem = calloc (nn, sizeof (int64_t));
     S.nnodes = nn;
-    if (!S.pl || !S.allowed || !S.shares || !S.mem) {
+    if (!S.pl || !S.allowed || !S.gres_node || !S.shares || !S.mem) {
         S.nnodes = 0;
         return -1;
     }
@@ -504,6 +511,30 @@ static int add_running (job_record_t *job)
     return push_running (job);
 }
 
+/* Does the node have generic resources (slurm.conf Gres=, or as it
+ * registered)?  A count of 0 ("gpu:0") is none. */
+static int node_has_gres (const node_record_t *node)
+{
+    const char *g = node->gres && node->gres[0] ? node->gres
+                    : node->config_ptr ? node->config_ptr->gres : NULL;
+    if (!g || !g[0] || !strcmp (g, "(null)"))
+        return 0;
+    char *copy = xstrdup (g), *save = NULL;
+    int any = 0;
+    /* NAME[:TYPE][:COUNT][(S:SOCKETS)], comma-separated */
+    for (char *t = strtok_r (copy, ",", &save); t && !any;
+         t = strtok_r (NULL, ",", &save)) {
+        char *paren = strchr (t, '(');
+        if (paren)
+            *paren = '\0';
+        char *colon = strrchr (t, ':');
+        any = !colon || !isdigit ((unsigned char)colon[1])
+              || strtoull (colon + 1, NULL, 10) != 0;
+    }
+    xfree (copy);
+    return any;
+}
+
 static int rebuild (ns_error_t *err)
 {
     int nn = node_record_count;
@@ -512,6 +543,7 @@ static int rebuild (ns_error_t *err)
     ns_cluster_destroy (S.cl);
     S.cl = NULL;
     S.nrun = 0;
+    S.ngres_nodes = 0;
     if (ensure_scratch (nn) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     if (!(S.cl = ns_cluster_create (nn, 1, 1, err)))
@@ -543,6 +575,8 @@ static int rebuild (ns_error_t *err)
          * index: cosmetic, never a reason to fall back to stock. */
         if (node && node->name)
             (void)ns_cluster_set_node_name (S.cl, i, node->name, NULL);
+        S.gres_node[i] = node && node_has_gres (node);
+        S.ngres_nodes += S.gres_node[i];
     }
     S.gen++;
     if (job_list) {
@@ -689,6 +723,16 @@ static const char *beyond_model (const job_record_t *job)
     return NULL;
 }
 
+/* The scope list of nodeshare.json that leaves the job out (its
+ * partition, account or QOS), or -1 when nodeshare acts on it. */
+static int out_of_scope (const job_record_t *job)
+{
+    const char *qos = job->qos_ptr ? job->qos_ptr->name : NULL;
+    return ns_config_out_of_scope (S.cfg,
+                                   job->part_ptr ? job->part_ptr->name : NULL,
+                                   job->account, qos);
+}
+
 /* An explicit shape (design.md section 2: placed exactly as stock): the
  * option that asks for it, or NULL. */
 static const char *explicit_request (const job_record_t *job)
@@ -751,6 +795,17 @@ static void build_request (job_record_t *job, ns_jobinfo_t *ji,
     for (int i = 0; i < S.nnodes; i++)
         S.allowed[i] = bit_test (bitmap, i) ? 1 : 0;
     r->allowed = S.allowed;
+    /* A job asking for no GRES (beyond_model sends the others to
+     * cons_tres) is not striped onto nodes that have some: half the
+     * cores of two GPU nodes may be what a GPU job then cannot get. */
+    if (S.ngres_nodes && !ns_config_stripe_gres_nodes (S.cfg))
+        r->no_stripe = S.gres_node;
+    /* A stripe depends on twice the nodes: a job that cannot be
+     * requeued is packed unless nodeshare.json allows it. */
+    if (!d->requeue)
+        r->flags |= NS_REQ_NO_REQUEUE;
+    if (out_of_scope (job) >= 0)
+        r->flags |= NS_REQ_OUT_OF_SCOPE;
     /* What cons_tres checks besides CPUs (design.md 7.2): the model
      * places within it, the floor catches the rest. */
     uint64_t m = d->pn_min_memory;
@@ -890,9 +945,25 @@ static void set_reason (job_record_t *job, const char *explain)
         touch_jobs ();
 }
 
+/* The decision of the job_test call in progress, for the job's
+ * AdminComment and the metrics: its kind (stripe, place, pack, as-asked,
+ * stock, fallback, error), a reason from a fixed set, and the line
+ * logged for it. */
+static struct {
+    const char *kind, *reason;
+    char line[1024];
+} dec;
+
+static void decision (const char *kind, const char *reason)
+{
+    dec.kind = kind;
+    dec.reason = reason;
+}
+
 /* Log line once per distinct decision of a job. */
 static void log_once (ns_jobinfo_t *ji, const char *line)
 {
+    snprintf (dec.line, sizeof (dec.line), "%s", line);
     uint64_t h = ns_fnv1a_str (line);
     if (ji->logged == h)
         return;
@@ -915,6 +986,8 @@ static void log_error_once (const job_record_t *job, const char *what)
 {
     char *line = xstrdup_printf ("JobId=%u: %s; stock cons_tres places it",
                                  job->job_id, what);
+    snprintf (dec.line, sizeof (dec.line), "%s", line);
+    decision ("error", "internal");
     uint64_t h = ns_fnv1a_str (line);
     if (S.last_error != h) {
         S.last_error = h;
@@ -1165,6 +1238,8 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
         if (rc == SLURM_SUCCESS) {
             ji->placed = 1;
             ji->flags = pl->flags;
+            decision (is_striped (pl) ? "stripe" : "place",
+                      ns_rule_name (pl->rule));
             log_once_nodes (ji, pl->explain, c->bitmap);
             return rc;
         }
@@ -1187,6 +1262,7 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
         if (rc == SLURM_SUCCESS) {
             ji->placed = 1;
             ji->flags = NS_JOB_PACKED;
+            decision ("fallback", limit ? "node limit" : "cons_tres refused");
             char *line = xstrdup_printf ("%s; %s: placed by cons_tres as "
                                          "stock Slurm would", pl->explain,
                                          why);
@@ -1383,6 +1459,7 @@ static int decide (const struct call *c, int run_now, int *waits)
 
     const char *why = beyond_model (job);
     if (why) {
+        decision ("stock", why);
         if (run_now) {
             char *line = xstrdup_printf ("JobId=%u asks for %s: cons_tres "
                                          "places it as asked", job->job_id,
@@ -1399,6 +1476,7 @@ static int decide (const struct call *c, int run_now, int *waits)
         ji->placed = 1;
         ji->flags = holds_whole_nodes (job->details)
                         ? NS_JOB_CLOSES_NODES : NS_JOB_PACKED;
+        decision ("as-asked", why);
         int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         if (run_now && rc == SLURM_SUCCESS) {
             char *line = xstrdup_printf ("JobId=%u asks for %s: placed by "
@@ -1421,6 +1499,8 @@ static int decide (const struct call *c, int run_now, int *waits)
          * can start now or not; a small job on nodes in use first. */
         ji->placed = 1;
         ji->flags = NS_JOB_PACKED;
+        decision ("pack", S.pl->why ? ns_pack_why_name (S.pl->why)
+                                    : ns_rule_name (S.pl->rule));
         int rc = SLURM_ERROR;
         if (run_now && S.pl->why == NS_PACK_SMALL
             && ns_policy_keeps_empty (ns_config_policy (S.cfg),
@@ -1435,6 +1515,7 @@ static int decide (const struct call *c, int run_now, int *waits)
     if (S.pl->verdict == NS_NEVER) {
         /* The policy's shape never fits these nodes: cons_tres decides
          * (and says "never" itself when the job cannot run as asked). */
+        decision ("stock", "shape never fits");
         if (run_now)
             log_once (ji, S.pl->explain);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
@@ -1451,6 +1532,7 @@ static int decide (const struct call *c, int run_now, int *waits)
 
 struct would {
     const char *what;       /* struct shadow_rec's would */
+    const char *reason;     /* for the metrics: a fixed string */
     char line[640];         /* the decision line, "would" in it */
     int placed;             /* S.pl holds the policy's nodes */
 };
@@ -1475,13 +1557,16 @@ static void shadow_decide (const struct call *c, ns_jobinfo_t *ji,
 
     w->placed = 0;
     w->what = "stock";
+    w->reason = "internal";
     if ((why = beyond_model (job))) {
+        w->reason = why;
         snprintf (w->line, sizeof (w->line), "JobId=%u asks for %s: would "
                   "leave it to cons_tres as asked", job->job_id, why);
         return;
     }
     if ((why = explicit_request (job))) {
         w->what = "as-asked";
+        w->reason = why;
         snprintf (w->line, sizeof (w->line), "JobId=%u asks for %s: would "
                   "place it by cons_tres as asked", job->job_id, why);
         return;
@@ -1495,6 +1580,8 @@ static void shadow_decide (const struct call *c, ns_jobinfo_t *ji,
     }
     const ns_placement_t *pl = S.pl;
     const char *tail = explain_tail (pl->explain);
+    w->reason = pl->why ? ns_pack_why_name (pl->why)
+                        : ns_rule_name (pl->rule);
     if (stocks (pl)) {
         char rest[128];
         w->what = "pack";
@@ -1514,10 +1601,12 @@ static void shadow_decide (const struct call *c, ns_jobinfo_t *ji,
                     tail);
     }
     else if (pl->verdict == NS_NEVER) {
+        w->reason = "shape never fits";
         would_line (w, pl->explain, "leave it to cons_tres: ", tail);
     }
     else {
         w->what = "wait";
+        w->reason = ns_verdict_name (pl->verdict);
         if (!strncmp (tail, "waits ", 6))
             would_line (w, pl->explain, "wait ", tail + 6);
         else
@@ -1581,6 +1670,10 @@ static void shadow_note (const struct call *c, ns_jobinfo_t *ji,
         .why = w->line,
     };
     shadow_record (&rec);
+    stats_decision ("shadow", w->what, w->reason);
+    snprintf (dec.line, sizeof (dec.line), "shadow: %.640s; cons_tres "
+              "placed it -> %.300s", w->line, names);
+    dec.kind = "shadow";
     xfree (names);
     xfree (nodes);
 }
@@ -1604,7 +1697,8 @@ static int shadow_test (const struct call *c, int run_now)
         FREE_NULL_BITMAP (cand);
         return rc;
     }
-    struct would w = { .what = "stock", .line = "", .placed = 0 };
+    struct would w = { .what = "stock", .reason = "internal", .line = "",
+                       .placed = 0 };
     ns_jobinfo_t *ji = NULL;
     if (model_current (&err) < 0) {
         snprintf (w.line, sizeof (w.line), "JobId=%u: %s", job->job_id,
@@ -1634,6 +1728,59 @@ static int shadow_test (const struct call *c, int run_now)
     }
     FREE_NULL_BITMAP (cand);
     return rc;
+}
+
+/*
+ * The decision in accounting: "[nodeshare] LINE" in the job's
+ * AdminComment, which slurmctld sends to slurmdbd when the job starts
+ * (sacct -o AdminComment) and keeps after the job ends (nodeshare-why).
+ * What else is there (a job_submit plugin's words) stays: only an
+ * earlier segment of nodeshare's own (a requeued job starts again) is
+ * replaced, and segments are separated by " | ".
+ */
+#define AC_TAG "[nodeshare] "
+#define AC_SEP " | "
+#define AC_MAX 480
+
+static void note_admin_comment (job_record_t *job, const char *line)
+{
+    if (!ns_config_admin_comment (S.cfg))
+        return;
+    char *rest = NULL;
+    const char *old = job->admin_comment;
+    const char *at = old ? strstr (old, AC_TAG) : NULL;
+    if (old && at) {
+        const char *end = strstr (at, AC_SEP);
+        /* what was before ours, then what was after it */
+        xstrfmtcat (rest, "%.*s", (int)(at - old), old);
+        if (end)
+            xstrcat (rest, end + strlen (AC_SEP));
+        size_t n = rest ? strlen (rest) : 0;
+        while (n >= strlen (AC_SEP)
+               && !strcmp (rest + n - strlen (AC_SEP), AC_SEP))
+            rest[n -= strlen (AC_SEP)] = '\0';
+    }
+    else if (old) {
+        rest = xstrdup (old);
+    }
+    char *ac = NULL;
+    if (rest && rest[0])
+        xstrfmtcat (ac, "%s" AC_SEP, rest);
+    /* " | " inside the line would split it when read back */
+    char text[AC_MAX + 1];
+    snprintf (text, sizeof (text), "%s", line);
+    for (char *p = strstr (text, AC_SEP); p; p = strstr (p, AC_SEP))
+        p[1] = '/';
+    xstrfmtcat (ac, AC_TAG "%s", text);
+    xfree (rest);
+    if (xstrcmp (ac, job->admin_comment)) {
+        xfree (job->admin_comment);
+        job->admin_comment = ac;
+        touch_jobs ();
+    }
+    else {
+        xfree (ac);
+    }
 }
 
 int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
@@ -1674,6 +1821,8 @@ int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
 
     pthread_mutex_lock (&S.lock);
     int rc;
+    dec.kind = dec.reason = NULL;
+    dec.line[0] = '\0';
     if (ns_config_mode (S.cfg) == NS_MODE_SHADOW) {
         rc = shadow_test (&c, run_now);
         if (run_now)
@@ -1686,7 +1835,13 @@ int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
          * in place, select_nodes() would keep showing it). */
         if (run_now && !waits)
             clear_reason (job_ptr);
+        if (run_now && rc == SLURM_SUCCESS) {
+            stats_decision ("normal", dec.kind ? dec.kind : "stock",
+                            dec.reason ? dec.reason : "other");
+        }
     }
+    if (run_now && rc == SLURM_SUCCESS && dec.line[0])
+        note_admin_comment (job_ptr, dec.line);
     stats_add (run_now ? NS_CALL_RUN_NOW : NS_CALL_WILL_RUN,
                stats_now_ns () - t0, stock_ns);
     pthread_mutex_unlock (&S.lock);

@@ -36,8 +36,22 @@ struct running {
 
 /* nsstats.c: job_test calls by kind. */
 enum { NS_CALL_RUN_NOW, NS_CALL_WILL_RUN, NS_CALL_TEST_ONLY, NS_CALL_KINDS };
+/* Decisions of jobs started, by mode, kind and reason (fixed strings). */
+#define NS_DECISION_KINDS 96
+struct ns_decision_count {
+    const char *mode, *kind, *reason;
+    uint64_t n;
+};
 struct ns_stats {
     uint64_t calls[NS_CALL_KINDS];
+    struct ns_decision_count dec[NS_DECISION_KINDS];
+    int ndec;
+    uint64_t dec_other;         /* beyond NS_DECISION_KINDS pairs */
+    time_t metrics_written;
+    int metrics_warned;
+    pthread_t metrics_thread;
+    int metrics_running;
+    pthread_cond_t metrics_cond;
     int64_t own_ns[NS_CALL_KINDS], own_max_ns[NS_CALL_KINDS];
     int64_t stock_ns[NS_CALL_KINDS], stock_max_ns[NS_CALL_KINDS];
     time_t reported;
@@ -59,6 +73,8 @@ struct ns_ctld_state {
     int nnodes;
     ns_placement_t *pl;
     unsigned char *allowed;
+    unsigned char *gres_node;   /* nnodes entries: the node has GRES */
+    int ngres_nodes;
     ns_share_t *shares;         /* nnodes entries of scratch */
     int64_t *mem;               /* nnodes entries: MB beside shares */
     struct running *run;
@@ -102,6 +118,15 @@ void learn_end (job_record_t *job);
 int64_t stats_now_ns (void);
 void stats_add (int kind, int64_t total_ns, int64_t stock_ns);
 void stats_report (int force);
+/* A job started: how nodeshare placed it (mode "normal" or "shadow";
+ * kind and reason are string constants). */
+void stats_decision (const char *mode, const char *kind, const char *reason);
+/* nodeshare.json's "metrics_file", rewritten now (S.lock held). */
+void stats_metrics (void);
+/* The thread that rewrites it every METRICS_EVERY seconds (S.lock not
+ * held). */
+void stats_metrics_start (void);
+void stats_metrics_stop (void);
 
 /* nsshadow.c (with S.lock held): one shadow-mode record. */
 struct shadow_rec {

@@ -18,11 +18,20 @@
  * (0600, rewritten at most every STATS_EVERY seconds) for tools such as
  * bench/bench_sched.sh.  Counts since slurmctld started.  Called with
  * S.lock held.
+ *
+ * With "metrics_file" in nodeshare.json, the same counts, the decisions
+ * of the jobs started (by mode, kind and reason) and the model's size are
+ * written there in the Prometheus text format (0644, replaced
+ * atomically) whenever they change, at most every STATS_EVERY seconds,
+ * and every METRICS_EVERY seconds by a thread of their own, for node
+ * exporter's textfile collector or any scraper.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -36,6 +45,7 @@
 #include "nsctld_int.h"
 
 #define STATS_EVERY 10
+#define METRICS_EVERY 30
 
 static const char *kind_names[NS_CALL_KINDS] = {
     "run-now", "will-run", "test-only"
@@ -107,6 +117,187 @@ static void stats_file (const struct ns_stats *st)
         unlink (tmp);
 }
 
+void stats_decision (const char *mode, const char *kind, const char *reason)
+{
+    struct ns_stats *st = &S.stats;
+    if (!reason)
+        reason = "";
+    for (int i = 0; i < st->ndec; i++) {
+        struct ns_decision_count *d = &st->dec[i];
+        if (!strcmp (d->mode, mode) && !strcmp (d->kind, kind)
+            && !strcmp (d->reason, reason)) {
+            d->n++;
+            st->dirty = 1;
+            return;
+        }
+    }
+    if (st->ndec < NS_DECISION_KINDS)
+        st->dec[st->ndec++] = (struct ns_decision_count){ mode, kind,
+                                                          reason, 1 };
+    else
+        st->dec_other++;
+    st->dirty = 1;
+}
+
+/* A label value: backslash, double quote and newline escaped. */
+static void put_label (FILE *f, const char *v)
+{
+    for (; *v; v++) {
+        if (*v == '\\' || *v == '"')
+            fprintf (f, "\\%c", *v);
+        else if (*v == '\n')
+            fputs ("\\n", f);
+        else
+            fputc (*v, f);
+    }
+}
+
+static void family (FILE *f, const char *name, const char *type,
+                    const char *help)
+{
+    fprintf (f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static int write_metrics (FILE *f)
+{
+    const struct ns_stats *st = &S.stats;
+    family (f, "nodeshare_decisions_total", "counter",
+            "Jobs started since slurmctld started, by how nodeshare placed "
+            "them (mode normal or shadow).");
+    for (int i = 0; i < st->ndec; i++) {
+        fputs ("nodeshare_decisions_total{mode=\"", f);
+        put_label (f, st->dec[i].mode);
+        fputs ("\",kind=\"", f);
+        put_label (f, st->dec[i].kind);
+        fputs ("\",reason=\"", f);
+        put_label (f, st->dec[i].reason);
+        fprintf (f, "\"} %llu\n", (unsigned long long)st->dec[i].n);
+    }
+    if (st->dec_other)
+        fprintf (f, "nodeshare_decisions_total{mode=\"other\",kind=\"other\","
+                    "reason=\"other\"} %llu\n",
+                 (unsigned long long)st->dec_other);
+    family (f, "nodeshare_calls_total", "counter",
+            "Calls of the select plugin's job_test, by kind.");
+    for (int k = 0; k < NS_CALL_KINDS; k++)
+        fprintf (f, "nodeshare_calls_total{call=\"%s\"} %llu\n",
+                 kind_names[k], (unsigned long long)st->calls[k]);
+    family (f, "nodeshare_own_seconds_total", "counter",
+            "Time spent in nodeshare's own code (the model's decision, the "
+            "request and the answer), by kind of call.");
+    for (int k = 0; k < NS_CALL_KINDS; k++)
+        fprintf (f, "nodeshare_own_seconds_total{call=\"%s\"} %.9f\n",
+                 kind_names[k], (double)st->own_ns[k] / 1e9);
+    family (f, "nodeshare_cons_tres_seconds_total", "counter",
+            "Time spent in select/cons_tres under nodeshare, by kind of "
+            "call.");
+    for (int k = 0; k < NS_CALL_KINDS; k++)
+        fprintf (f, "nodeshare_cons_tres_seconds_total{call=\"%s\"} %.9f\n",
+                 kind_names[k], (double)st->stock_ns[k] / 1e9);
+    family (f, "nodeshare_model_nodes", "gauge", "Nodes in the model.");
+    fprintf (f, "nodeshare_model_nodes %d\n", S.cl ? ns_cluster_nnodes (S.cl)
+                                                   : 0);
+    family (f, "nodeshare_model_running_jobs", "gauge",
+            "Running jobs in the model.");
+    fprintf (f, "nodeshare_model_running_jobs %d\n",
+             S.cl ? ns_cluster_njobs (S.cl) : 0);
+    family (f, "nodeshare_model_programs", "gauge",
+            "Programs the configuration and identity know.");
+    fprintf (f, "nodeshare_model_programs %d\n",
+             S.cfg ? ns_progtab_count (ns_config_progtab (S.cfg)) : 0);
+    family (f, "nodeshare_shadow_mode", "gauge",
+            "1 in shadow mode (cons_tres places every job), else 0.");
+    fprintf (f, "nodeshare_shadow_mode %d\n",
+             ns_config_mode (S.cfg) == NS_MODE_SHADOW);
+    family (f, "nodeshare_metrics_written_seconds", "gauge",
+            "When this file was written (Unix time).");
+    fprintf (f, "nodeshare_metrics_written_seconds %lld\n",
+             (long long)time (NULL));
+    return ferror (f) ? -1 : 0;
+}
+
+void stats_metrics (void)
+{
+    struct ns_stats *st = &S.stats;
+    const char *path = ns_config_metrics_file (S.cfg);
+    char tmp[PATH_MAX];
+    if (!path)
+        return;
+    st->metrics_written = time (NULL);
+    if (snprintf (tmp, sizeof (tmp), "%s.new", path) >= (int)sizeof (tmp))
+        return;
+    int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    FILE *f = fd >= 0 ? fdopen (fd, "w") : NULL;
+    int ok = f && write_metrics (f) == 0;
+    if (f)
+        ok = fclose (f) == 0 && ok;
+    else if (fd >= 0)
+        close (fd);
+    ok = ok && rename (tmp, path) == 0;
+    if (!ok) {
+        int e = errno;
+        unlink (tmp);
+        if (!st->metrics_warned)
+            error ("nodeshare: cannot write the metrics file %s: %s", path,
+                   strerror (e));
+        st->metrics_warned = 1;
+    }
+    else {
+        (void)chmod (path, 0644);   /* whatever the umask */
+        st->metrics_warned = 0;
+    }
+}
+
+static void *metrics_main (void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock (&S.lock);
+    while (S.stats.metrics_running) {
+        struct timespec ts;
+        clock_gettime (CLOCK_REALTIME, &ts);
+        ts.tv_sec += METRICS_EVERY;
+        int rc = 0;
+        while (S.stats.metrics_running && rc != ETIMEDOUT)
+            rc = pthread_cond_timedwait (&S.stats.metrics_cond, &S.lock,
+                                         &ts);
+        if (S.stats.metrics_running && S.active)
+            stats_metrics ();
+    }
+    pthread_mutex_unlock (&S.lock);
+    return NULL;
+}
+
+void stats_metrics_start (void)
+{
+    pthread_mutex_lock (&S.lock);
+    if (!S.stats.metrics_running) {
+        pthread_cond_init (&S.stats.metrics_cond, NULL);
+        S.stats.metrics_running = 1;
+        if (pthread_create (&S.stats.metrics_thread, NULL, metrics_main,
+                            NULL) != 0) {
+            error ("nodeshare: cannot start the metrics thread: %m");
+            S.stats.metrics_running = 0;
+            pthread_cond_destroy (&S.stats.metrics_cond);
+        }
+    }
+    stats_metrics ();
+    pthread_mutex_unlock (&S.lock);
+}
+
+void stats_metrics_stop (void)
+{
+    pthread_mutex_lock (&S.lock);
+    int running = S.stats.metrics_running;
+    S.stats.metrics_running = 0;
+    if (running)
+        pthread_cond_signal (&S.stats.metrics_cond);
+    pthread_mutex_unlock (&S.lock);
+    if (running) {
+        pthread_join (S.stats.metrics_thread, NULL);
+        pthread_cond_destroy (&S.stats.metrics_cond);
+    }
+}
+
 void stats_report (int force)
 {
     struct ns_stats *st = &S.stats;
@@ -116,6 +307,7 @@ void stats_report (int force)
     st->reported = now;
     st->dirty = 0;
     stats_file (st);
+    stats_metrics ();
     if (force || (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)) {
         char line[1024];
         stats_line (st, line, sizeof (line));
