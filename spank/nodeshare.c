@@ -12,7 +12,12 @@
  *                          passes --nodeshare-program to slurmctld as
  *                          SPANK_NODESHARE_PROGRAM in the job control
  *                          environment (the select plugin reads it).
- *   slurmstepd, as root    init_post_opt: plan the whole step at once
+ *   srun                   local_user_init: at srun -v, say when the
+ *                          user's own --cpu-bind or --gpu-bind keeps the
+ *                          plugin from pinning the step.
+ *   slurmstepd, as root    init_post_opt: leave the step alone if the
+ *                          user asked Slurm for a binding; else plan the
+ *                          whole step at once
  *                          (one topology load, one tree, one ledger
  *                          transaction for all local ranks, so the ranks
  *                          see each other); write the report.
@@ -70,6 +75,7 @@ static struct {
     char node[256];
     enum ns_pin_mode mode;
     uint64_t footprint;
+    char userbind[1280];    /* the user's --cpu-bind/--gpu-bind, if any */
 } step;
 
 /*
@@ -360,6 +366,40 @@ static int node_paths (char *topocache, size_t len, ns_error_t *err)
     return 0;
 }
 
+/* An environment variable of the job: in slurmstepd, the step's
+ * environment as srun sent it; in srun, srun's own, which srun has made
+ * the step's (spank_getenv() works in slurmstepd only).  NULL when unset;
+ * a value too long for buf is cut. */
+static const char *job_getenv (spank_t sp, const char *name, char *buf,
+                               size_t len)
+{
+    if (spank_context () != S_CTX_REMOTE) {
+        const char *v = getenv (name);
+        if (!v)
+            return NULL;
+        snprintf (buf, len, "%s", v);
+        return buf;
+    }
+    spank_err_t rc = spank_getenv (sp, name, buf, (int)len);
+    return rc == ESPANK_SUCCESS || rc == ESPANK_NOSPACE ? buf : NULL;
+}
+
+/* Did the user ask Slurm for a binding (ns_pin_user_binding())?  srun
+ * writes SLURM_CPU_BIND_* from the user's request alone: the site's
+ * TaskPluginParam and CpuBind= are added later, to the launch request,
+ * and task/affinity's automatic binding happens in slurmd; neither shows
+ * in the environment the step starts with, and SPANK has no item for
+ * either binding.  1 with what filled, or 0. */
+static int user_binding (spank_t sp, char *what, size_t len)
+{
+    char type[256], list[1024], tres[1024], gpu[256];
+    return ns_pin_user_binding (
+        job_getenv (sp, "SLURM_CPU_BIND_TYPE", type, sizeof (type)),
+        job_getenv (sp, "SLURM_CPU_BIND_LIST", list, sizeof (list)),
+        job_getenv (sp, "SLURM_TRES_BIND", tres, sizeof (tres)),
+        job_getenv (sp, "SLURM_GPU_BIND", gpu, sizeof (gpu)), what, len);
+}
+
 static void plan_step (spank_t sp)
 {
     struct items it;
@@ -372,6 +412,12 @@ static void plan_step (spank_t sp)
         return;
     if (node_name (sp, step.node, sizeof (step.node)) < 0)
         return;
+    if (user_binding (sp, step.userbind, sizeof (step.userbind))) {
+        slurm_verbose ("nodeshare: job %u step %u on %s: rank pinning left "
+                       "to %s: the user asked for it", it.jobid, it.stepid,
+                       step.node, step.userbind);
+        return;
+    }
     ns_config_t *cfg = load_config ();
     uint64_t bytes = footprint (cfg, it.mem_mb, &source);
     step.owner = (ns_ledger_owner_t){
@@ -429,6 +475,18 @@ int slurm_spank_init_post_opt (spank_t sp, int ac, char **av)
     return ESPANK_SUCCESS;
 }
 
+/* srun, after it has written the step's environment: tell srun -v. */
+int slurm_spank_local_user_init (spank_t sp, int ac, char **av)
+{
+    char what[1280];
+    enum ns_pin_mode mode = user.have_mode ? user.mode : site.mode;
+    if (!site.bad && mode != NS_PIN_NONE
+        && user_binding (sp, what, sizeof (what)))
+        slurm_verbose ("nodeshare: rank pinning left to %s: the user asked "
+                       "for it", what);
+    return ESPANK_SUCCESS;
+}
+
 /*
  * Tasks
  */
@@ -452,9 +510,16 @@ int slurm_spank_task_init (spank_t sp, int ac, char **av)
     char anchor[64], size[32];
     ns_error_t err;
     const char *how = "set";
+    spank_get_item (sp, S_TASK_GLOBAL_ID, &rank);
+    if (!t && step.userbind[0] && step.mode == NS_PIN_VERBOSE) {
+        int id = -1;
+        spank_get_item (sp, S_TASK_ID, &id);
+        fprintf (stderr, "nodeshare-bind=verbose - %s, task %d rank %u "
+                 "[%ld]: left to %s (the user asked for it)\n", step.node,
+                 id, (unsigned)rank, (long)getpid (), step.userbind);
+    }
     if (!t)
         return ESPANK_SUCCESS;
-    spank_get_item (sp, S_TASK_GLOBAL_ID, &rank);
     anchor_str (t, anchor, sizeof (anchor));
     if (site.dryrun) {
         how = "not set (dry run)";

@@ -542,6 +542,62 @@ int ns_pin_program_ok (const char *s)
                       "0123456789._+-") == n;
 }
 
+/* A GPU binding: "verbose", "verbose,closest", "closest" -> the part that
+ * binds ("" when none), at most n characters from s. */
+static void gpu_bind_value (const char *s, size_t n, char *buf, size_t len)
+{
+    if (n >= 8 && strncmp (s, "verbose", 7) == 0 && s[7] == ',') {
+        s += 8;
+        n -= 8;
+    } else if (n == 7 && strncmp (s, "verbose", 7) == 0) {
+        n = 0;
+    }
+    snprintf (buf, len, "%.*s", (int)(n < 1024 ? n : 1024), s);
+}
+
+/* The GPU entry of a --tres-bind value, "gres/gpu:closest+gres/nic:..."
+ * (gres/ is optional): its binding, or "" when it has none. */
+static void tres_gpu_bind (const char *tres, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (const char *t = tres; t && *t;) {
+        size_t n = strcspn (t, "+");
+        const char *g = t;
+        if (n > 5 && strncmp (g, "gres/", 5) == 0)
+            g += 5;
+        if ((size_t)(g - t) + 4 <= n && strncmp (g, "gpu:", 4) == 0) {
+            gpu_bind_value (g + 4, n - (size_t)(g - t) - 4, buf, len);
+            return;
+        }
+        t += n + (t[n] == '+');
+    }
+}
+
+int ns_pin_user_binding (const char *cpu_type, const char *cpu_list,
+                         const char *tres_bind, const char *gpu_bind,
+                         char *what, size_t len)
+{
+    char gpu[256];
+    size_t n;
+    if (len > 0)
+        what[0] = '\0';
+    if (cpu_type && *cpu_type) {
+        /* "map_cpu:" and the like are followed by SLURM_CPU_BIND_LIST. */
+        n = strlen (cpu_type);
+        snprintf (what, len, "--cpu-bind=%s%s", cpu_type,
+                  cpu_type[n - 1] == ':' && cpu_list ? cpu_list : "");
+        return 1;
+    }
+    tres_gpu_bind (tres_bind, gpu, sizeof (gpu));
+    if (!gpu[0] && gpu_bind)
+        gpu_bind_value (gpu_bind, strlen (gpu_bind), gpu, sizeof (gpu));
+    if (gpu[0]) {
+        snprintf (what, len, "--gpu-bind=%s", gpu);
+        return 1;
+    }
+    return 0;
+}
+
 static int set_path (char *dst, size_t len, const char *v)
 {
     return snprintf (dst, len, "%s", v) < (int)len ? 0 : -1;

@@ -154,6 +154,28 @@ int ns_pin_parse_mode (const char *s, enum ns_pin_mode *m);
  * . _ + -. */
 int ns_pin_program_ok (const char *s);
 
+/* Did the user ask Slurm for a binding of their own?  The arguments are
+ * the values (NULL when unset) of what srun puts into the step's
+ * environment for the user's own request, before it adds the site's
+ * defaults (TaskPluginParam, CpuBind=), which never reach that
+ * environment:
+ *   cpu_type   SLURM_CPU_BIND_TYPE: "cores", "none", "map_cpu:", ... from
+ *              --cpu-bind (or what implies it: --ntasks-per-core,
+ *              --threads-per-core, -B, --hint); empty when the user gave
+ *              nothing or only --cpu-bind=verbose
+ *   cpu_list   SLURM_CPU_BIND_LIST: the list after "map_cpu:" and the like
+ *   tres_bind  SLURM_TRES_BIND (Slurm 23.11 and later): "gres/gpu:closest",
+ *              TRES separated by '+'
+ *   gpu_bind   SLURM_GPU_BIND (Slurm 23.02; 22.05 when srun found it in
+ *              its own environment): "closest"
+ * A request that is only "verbose" asks for no binding.  Returns 1 and
+ * writes the option as the user would have written it ("--cpu-bind=cores",
+ * "--cpu-bind=map_cpu:1,0", "--gpu-bind=closest"; cut to fit) into what,
+ * or 0 (what empty). */
+int ns_pin_user_binding (const char *cpu_type, const char *cpu_list,
+                         const char *tres_bind, const char *gpu_bind,
+                         char *what, size_t len);
+
 /* Site defaults: the plugin's arguments in plugstack.conf. */
 struct ns_pin_args {
     int bad;                    /* an argument was malformed: do nothing */

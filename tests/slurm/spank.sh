@@ -18,6 +18,13 @@
 # end, finds their records gone; memory per CPU gives the footprint when
 # nothing else does.
 #
+# Part 3: this machine again, with task/affinity binding every step
+# (TaskPluginParam=Cores as the site's default).  A step whose user asked
+# Slurm for a binding (--cpu-bind=cores, map_cpu, none; --gpu-bind) keeps
+# exactly what Slurm gives without the plugin; a step without one is
+# pinned by the plugin as before, the site's default notwithstanding; srun
+# -v and slurmd's log say why a step was left alone.
+#
 # Skips when not root, when Slurm or munge are missing, or when the plugin
 # was not built or was built with sanitizers (Slurm cannot load it).
 
@@ -318,5 +325,98 @@ id=$(ns_sbatch -n 2 -m block:block --mem-per-cpu=1 -o /dev/null \
 ns_wait_job_state "$id" COMPLETED 30
 tap_is "$(field "$P/report24/$id.0.ns1" level)" "L2 L2" \
     "--mem-per-cpu=1: 1M per rank fits each rank's own L2"
+
+ns_cluster_stop
+
+##
+# Part 3: the user's own --cpu-bind / --gpu-bind, with task/affinity
+##
+PLUG3="required $so ledger=$P/ledger3-%n topocache=$P/topo3-%n.xml report=$P/report3"
+NS_TASKPLUGIN=task/affinity NS_SLURM_CONF_EXTRA="TaskPluginParam=Cores" \
+    ns_cluster_start 1 2
+tap_ok $? "cluster of 1 node x 2 cores, task/affinity, TaskPluginParam=Cores, no plugin yet" ||
+    tap_done
+work=$NS_CLUSTER_DIR/work
+cd "$work" || exit 1
+plugstack=$NS_CLUSTER_DIR/plugstack.conf
+cpus_of () {   # SRUN_OUTPUT: each rank's Cpus_allowed_list, in rank order
+    printf '%s\n' "$1" | awk '{ print $3 }' | tr '\n' ' ' | sed 's/ $//'
+}
+exported () {   # SRUN_OUTPUT: each rank's NODESHARE_CPUS
+    printf '%s\n' "$1" | awk '{ print $4 }' | tr '\n' ' ' | sed 's/ $//'
+}
+first_job () {   # SRUN_OUTPUT
+    printf '%s\n' "$1" | awk 'NR == 1 { print $2 }'
+}
+
+# What Slurm alone gives (plugstack.conf is read at every step).
+ref_cores=$(cpus_of "$(srun -n 2 --cpu-bind=cores $RANK | sort)")
+ref_default=$(cpus_of "$(srun -n 2 $RANK | sort)")
+ref_map=$(cpus_of "$(srun -n 2 --cpu-bind=map_cpu:1,0 $RANK | sort)")
+tap_is "$ref_map" "1 0" \
+    "without the plugin, --cpu-bind=map_cpu:1,0 puts rank 0 on CPU 1, rank 1 on CPU 0"
+[ "${ref_cores% *}" != "${ref_cores#* }" ] && [ "${ref_cores% *}" != "$all_cpus" ]
+tap_ok $? "without the plugin, --cpu-bind=cores binds each rank to its own core ($ref_cores)"
+tap_is "$ref_default" "$ref_cores" \
+    "without the plugin or --cpu-bind, the site's default binds the same way"
+
+echo "$PLUG3" >"$plugstack"
+# Nothing asked of Slurm: pinned as before, over the site's default.
+out=$(srun -v -n 2 --nodeshare-footprint=4M $RANK 2>"$P/err3" | sort)
+rep=$P/report3/$(first_job "$out").0.ns1
+tap_is "$(field "$rep" level)" "L3 L3" \
+    "no --cpu-bind, 4M per rank: the plugin plans both ranks at the L3"
+tap_is "$(cpus_of "$out") / $(exported "$out")" \
+    "$(field "$rep" cpus) / $(field "$rep" cpus)" \
+    "and binds them there, not where the site's default put them ($ref_default)"
+tap_like "$(cat "$P/err3")" "CpuBindType=cores" \
+    "srun -v shows the site's default binding in the launch request"
+tap_is "$(grep -c 'nodeshare:.*left to' "$P/err3")" 0 \
+    "and the plugin does not take it for the user's choice"
+
+out=$(srun -n 2 --cpu-bind=verbose $RANK 2>/dev/null | sort)
+rep=$P/report3/$(first_job "$out").0.ns1
+tap_is "$(cpus_of "$out") / $(exported "$out")" \
+    "$(field "$rep" cpus) / $(field "$rep" cpus)" \
+    "--cpu-bind=verbose alone asks for no binding: pinned as before"
+
+# --cpu-bind=cores: what Slurm gives without the plugin, nothing exported.
+out=$(srun -v -n 2 --nodeshare-footprint=4M --nodeshare-bind=verbose \
+      --cpu-bind=cores $RANK 2>"$P/err3" | sort)
+job=$(first_job "$out")
+tap_is "$(cpus_of "$out") / $(exported "$out")" "$ref_cores / unset unset" \
+    "--cpu-bind=cores with 4M per rank: Slurm's binding ($ref_cores) is kept"
+[ ! -e "$P/report3/$job.0.ns1" ]
+tap_ok $? "the plugin planned nothing for that step (no report)"
+tap_like "$(cat "$P/err3")" \
+    "^srun: nodeshare: rank pinning left to --cpu-bind=cores: the user asked for it$" \
+    "srun -v says the pinning is left to --cpu-bind=cores"
+tap_is "$(grep -c '^nodeshare-bind=verbose - ns1, task [01] rank [01] \[[0-9]*\]: left to --cpu-bind=cores (the user asked for it)$' "$P/err3")" \
+    2 "--nodeshare-bind=verbose: one line per rank says the same"
+tap_like "$(slurmd_log | grep "job $job step 0")" \
+    "nodeshare: job $job step 0 on ns1: rank pinning left to --cpu-bind=cores: the user asked for it" \
+    "and so does slurmd's log"
+
+out=$(srun -n 2 --cpu-bind=map_cpu:1,0 $RANK | sort)
+job=$(first_job "$out")
+tap_is "$(cpus_of "$out") / $(exported "$out")" "$ref_map / unset unset" \
+    "--cpu-bind=map_cpu:1,0: rank 0 stays on CPU 1, rank 1 on CPU 0"
+tap_like "$(slurmd_log | grep "job $job step 0")" \
+    "rank pinning left to --cpu-bind=map_cpu:1,0: the user" \
+    "the log names the map"
+
+out=$(srun -n 2 --cpu-bind=none $RANK | sort)
+tap_is "$(cpus_of "$out") / $(exported "$out")" \
+    "$all_cpus $all_cpus / unset unset" \
+    "--cpu-bind=none: the ranks are not pinned"
+
+# srun takes --gpu-bind from SLURM_GPU_BIND too; no GPU is needed to ask.
+out=$(SLURM_GPU_BIND=closest srun -n 2 --nodeshare-footprint=4M $RANK | sort)
+job=$(first_job "$out")
+tap_is "$(cpus_of "$out") / $(exported "$out")" "$ref_default / unset unset" \
+    "--gpu-bind=closest (SLURM_GPU_BIND), 4M per rank: Slurm's binding is kept"
+tap_like "$(slurmd_log | grep "job $job step 0")" \
+    "rank pinning left to --gpu-bind=closest: the user asked for it" \
+    "and the log says it is left to --gpu-bind=closest"
 
 tap_done
