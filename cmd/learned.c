@@ -40,6 +40,71 @@ static json_object *fig_json (ns_learn_fig_t f)
     return o;
 }
 
+/* Why a figure of p (q: NS_LEARN_SPEEDUP or the co-tenant) is not
+ * learned: the reason and, for a figure the history does not identify,
+ * the runs that would.  Into `not` (the JSON), and a note line. */
+static void not_learned (const ns_learn_t *l, const ns_progtab_t *progs,
+                         const struct ns_learned_input *in, int p, int q,
+                         ns_learn_fig_t f, json_object *not)
+{
+    char why[512] = "", need[512] = "", what[160];
+    const char *name = ns_progtab_name (progs, p);
+    if (q == NS_LEARN_SPEEDUP)
+        snprintf (what, sizeof (what), "%s spread_speedup", name);
+    else
+        snprintf (what, sizeof (what), "%s beside %s", name,
+                  ns_progtab_name (progs, q));
+    json_object *o = json_object_new_object ();
+    json_object_object_add (o, "n", json_object_new_int (f.n));
+    switch (f.why) {
+    case NS_LEARN_UNIDENTIFIED:
+        if (ns_learn_explain (l, p, q, progs, why, sizeof (why), need,
+                              sizeof (need)) < 0)
+            snprintf (why, sizeof (why), "not separable from the other "
+                      "figures");
+        json_object_object_add (o, "reason",
+                                json_object_new_string ("not identified"));
+        json_object_object_add (o, "only", json_object_new_string (why));
+        if (*need)
+            json_object_object_add (o, "needs",
+                                    json_object_new_string (need));
+        if (in->notes)
+            fprintf (in->notes, "%s%snot learned: %s: not identified: %s%s%s\n",
+                     in->notes_prefix ? in->prog : "",
+                     in->notes_prefix ? ": " : "", what, why,
+                     *need ? "; needs: " : "", need);
+        break;
+    case NS_LEARN_FEW:
+        json_object_object_add (o, "reason",
+                                json_object_new_string ("too few jobs"));
+        if (in->notes)
+            fprintf (in->notes, "%s%snot learned: %s (%d jobs exposed, %d "
+                     "needed)\n", in->notes_prefix ? in->prog : "",
+                     in->notes_prefix ? ": " : "", what, f.n,
+                     in->lo->min_observations);
+        break;
+    default:
+        json_object_object_add (o, "reason", json_object_new_string (
+                                    ns_learn_why_name (f.why)));
+        if (in->notes)
+            fprintf (in->notes, "%s%snot learned: %s (%d jobs exposed; "
+                     "%s)\n", in->notes_prefix ? in->prog : "",
+                     in->notes_prefix ? ": " : "", what, f.n,
+                     ns_learn_why_name (f.why));
+        break;
+    }
+    if (q == NS_LEARN_SPEEDUP)
+        json_object_object_add (not, "spread_speedup", o);
+    else {
+        json_object *sl;
+        if (!json_object_object_get_ex (not, "slowdown", &sl)) {
+            sl = json_object_new_object ();
+            json_object_object_add (not, "slowdown", sl);
+        }
+        json_object_object_add (sl, ns_progtab_name (progs, q), o);
+    }
+}
+
 json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
                               const struct ns_learned_input *in,
                               int *nlearned_out, int *nleft_out)
@@ -56,6 +121,7 @@ json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
             continue;
         json_object *pr = json_object_new_object ();
         json_object *ev = json_object_new_object ();
+        json_object *not = json_object_new_object ();
         json_object_object_add (ev, "jobs", json_object_new_int (nj));
         ns_learn_fig_t b = ns_learn_base (l, p);
         json_object_object_add (pr, "runtime",
@@ -69,13 +135,7 @@ json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
             nlearned++;
         } else if (u.n > 0) {
             nleft++;
-            if (in->notes)
-                fprintf (in->notes, "%s%snot learned: %s spread_speedup "
-                         "(%d striped jobs%s)\n", in->notes_prefix
-                         ? in->prog : "", in->notes_prefix ? ": " : "",
-                         name, u.n,
-                         isnan (u.se) ? "; needs runs on full nodes and "
-                         "striped runs alone, or more jobs" : "");
+            not_learned (l, progs, in, p, NS_LEARN_SPEEDUP, u, not);
         }
         json_object *sl = json_object_new_object ();
         json_object *sev = json_object_new_object ();
@@ -89,13 +149,7 @@ json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
                 nlearned++;
             } else if (s.n > 0) {
                 nleft++;
-                if (in->notes)
-                    fprintf (in->notes, "%s%snot learned: %s beside %s "
-                             "(%d jobs exposed, %d needed, or not "
-                             "separable)\n", in->notes_prefix
-                             ? in->prog : "", in->notes_prefix ? ": " : "",
-                             name, qn, s.n,
-                             in->lo->min_observations);
+                not_learned (l, progs, in, p, q, s, not);
             }
         }
         if (json_object_object_length (sl))
@@ -106,6 +160,10 @@ json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
             json_object_object_add (ev, "slowdown", sev);
         else
             json_object_put (sev);
+        if (json_object_object_length (not))
+            json_object_object_add (ev, "not_learned", not);
+        else
+            json_object_put (not);
         json_object_object_add (programs, name, pr);
         json_object_object_add (lprog, name, ev);
     }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,11 @@ struct fit {
     double *c;          /* per q slot (q + 1): log slowdown */
     ns_learn_fig_t base, speedup;
     ns_learn_fig_t *slow;   /* per q slot */
+    /* the design (identify ()): the Gram matrix X'X of the jobs' rows,
+     * np x np, and which parameters any job is exposed to */
+    double *gram;
+    unsigned char *active;
+    int nfull, nalone;  /* jobs on full nodes; striped with time alone */
 };
 
 struct ns_learn {
@@ -99,6 +105,8 @@ static void free_fit (ns_learn_t *l)
     for (int p = 0; p < l->nfit; p++) {
         free (l->fit[p].c);
         free (l->fit[p].slow);
+        free (l->fit[p].gram);
+        free (l->fit[p].active);
     }
     free (l->fit);
     l->fit = NULL;
@@ -872,7 +880,164 @@ static int cmp_abs (const void *a, const void *b)
 
 static ns_learn_fig_t neutral (int n)
 {
-    return (ns_learn_fig_t){ .value = 1.0, .se = NAN, .n = n, .learned = 0 };
+    return (ns_learn_fig_t){ .value = 1.0, .se = NAN, .n = n, .learned = 0,
+                             .why = NS_LEARN_NO_DATA };
+}
+
+/* ---- identification: the design of the history ---- */
+
+/* The row of job ob in the log-linear model of p (learn.h): 1 for the
+ * base, 1 if striped, and per co-tenant slot the fraction of its run
+ * with that program on one of its nodes.  The model's scaling of a
+ * slowdown by the co-tenant's share of the node is not used here: a
+ * figure is identified by which combinations were observed and for how
+ * long, not by an assumed dose-response. */
+static void design_row (const ns_learn_t *l, const struct obs *ob, int nq,
+                        double *row, double *seen)
+{
+    for (int k = 0; k < P_SLOW + nq; k++)
+        row[k] = 0;
+    row[P_BASE] = 1;
+    row[P_SPEED] = ob->striped ? 1 : 0;
+    for (int s = ob->first; s < ob->first + ob->nseg; s++) {
+        const struct seg *sg = &l->seg[s];
+        for (int q = 0; q < nq; q++)
+            seen[q] = 0;
+        for (int e = sg->first; e < sg->first + sg->n; e++)
+            seen[l->ent[e].q + 1] = 1;
+        for (int q = 0; q < nq; q++)
+            if (seen[q] != 0)
+                row[P_SLOW + q] += sg->dt / ob->runtime;
+    }
+}
+
+/* Eigenvectors of the symmetric n x n matrix a (destroyed) by cyclic
+ * Jacobi rotations: v (row-major, column j the vector of eigenvalue
+ * ev[j]). */
+static void eigen_sym (double *a, int n, double *v, double *ev)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            v[i * n + j] = i == j;
+    for (int sweep = 0; sweep < 100; sweep++) {
+        double off = 0, diag = 0;
+        for (int i = 0; i < n; i++) {
+            diag += a[i * n + i] * a[i * n + i];
+            for (int j = i + 1; j < n; j++)
+                off += a[i * n + j] * a[i * n + j];
+        }
+        if (off <= 1e-30 * diag || off == 0)
+            break;
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++) {
+                double apq = a[p * n + q];
+                if (apq == 0)
+                    continue;
+                double th = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+                double t = (th >= 0 ? 1.0 : -1.0)
+                           / (fabs (th) + sqrt (th * th + 1));
+                double c = 1 / sqrt (t * t + 1), sn = t * c;
+                for (int k = 0; k < n; k++) {
+                    double akp = a[k * n + p], akq = a[k * n + q];
+                    a[k * n + p] = c * akp - sn * akq;
+                    a[k * n + q] = sn * akp + c * akq;
+                }
+                for (int k = 0; k < n; k++) {
+                    double apk = a[p * n + k], aqk = a[q * n + k];
+                    a[p * n + k] = c * apk - sn * aqk;
+                    a[q * n + k] = sn * apk + c * aqk;
+                }
+                for (int k = 0; k < n; k++) {
+                    double vkp = v[k * n + p], vkq = v[k * n + q];
+                    v[k * n + p] = c * vkp - sn * vkq;
+                    v[k * n + q] = sn * vkp + c * vkq;
+                }
+            }
+    }
+    for (int i = 0; i < n; i++)
+        ev[i] = a[i * n + i];
+}
+
+/* An eigenvalue below this fraction of the largest is a direction the
+ * design does not see: combinations that only vary by rounding of the
+ * times are not evidence. */
+#define NULL_TOL 1e-7
+/* A parameter whose component in the null space exceeds this is not
+ * identified (a unit vector in the row space has none). */
+#define NULL_COMP 1e-4
+
+/* The null space of the design gram (np x np) restricted to the active
+ * parameters: its vectors in null (np each, row-major by vector), their
+ * number returned; -1 out of memory. */
+static int null_space (const double *gram, const unsigned char *active,
+                       int np, double **null)
+{
+    int n = 0;
+    int *map = malloc (sizeof (int) * np);
+    if (!map)
+        return -1;
+    for (int k = 0; k < np; k++)
+        if (active[k])
+            map[n++] = k;
+    double *a = malloc (sizeof (double) * (n * n + n * n + n + 1));
+    *null = calloc ((size_t)np * (n ? n : 1), sizeof (double));
+    if (!a || !*null) {
+        free (map);
+        free (a);
+        free (*null);
+        *null = NULL;
+        return -1;
+    }
+    double *v = a + n * n, *ev = v + n * n;
+    /* scale to unit diagonal: the tolerance is then about the design's
+     * shape, not how long the jobs ran */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            a[i * n + j] = gram[map[i] * np + map[j]]
+                           / sqrt (gram[map[i] * np + map[i]]
+                                   * gram[map[j] * np + map[j]]);
+    eigen_sym (a, n, v, ev);
+    double top = 0;
+    for (int j = 0; j < n; j++)
+        if (ev[j] > top)
+            top = ev[j];
+    int nn = 0;
+    for (int j = 0; j < n; j++) {
+        if (ev[j] > NULL_TOL * top)
+            continue;
+        /* back to the unscaled parameters, normalised */
+        double norm = 0;
+        for (int i = 0; i < n; i++) {
+            double x = v[i * n + j] / sqrt (gram[map[i] * np + map[i]]);
+            (*null)[nn * np + map[i]] = x;
+            norm += x * x;
+        }
+        for (int i = 0; i < n; i++)
+            (*null)[nn * np + map[i]] /= sqrt (norm);
+        nn++;
+    }
+    free (map);
+    free (a);
+    return nn;
+}
+
+/* ident[k] = 1 for each active parameter the design identifies; 0, or
+ * -1 out of memory. */
+static int identify (const double *gram, const unsigned char *active,
+                     int np, unsigned char *ident)
+{
+    double *null;
+    int nn = null_space (gram, active, np, &null);
+    if (nn < 0)
+        return -1;
+    for (int k = 0; k < np; k++) {
+        double c = 0;
+        for (int j = 0; j < nn; j++)
+            c += null[j * np + k] * null[j * np + k];
+        ident[k] = active[k] && sqrt (c) <= NULL_COMP;
+    }
+    free (null);
+    return 0;
 }
 
 static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
@@ -894,13 +1059,20 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
     double *tmp = calloc (nobs ? nobs : 1, sizeof (double));
     double *node_sl = NULL, *node_d = calloc (nq, sizeof (double));
     double *L_scratch = malloc (sizeof (double) * np * np);
+    double *row = calloc (np, sizeof (double));
+    double *seen = calloc (nq, sizeof (double));
+    unsigned char *ident = calloc (np, 1);
+    ns_learn_why_t *why = calloc (np, sizeof (*why));
+    F->gram = calloc ((size_t)np * np, sizeof (double));
+    F->active = calloc (np, 1);
     int maxnodes = 1;
     for (int i = 0; i < l->nobs; i++)
         if (l->obs[i].nnodes > maxnodes)
             maxnodes = l->obs[i].nnodes;
     node_sl = calloc (maxnodes, sizeof (double));
     if (!idx || !nexp || !free_ || !theta || !g || !A || !b || !r || !wt
-        || !tmp || !node_sl || !node_d || !L_scratch)
+        || !tmp || !node_sl || !node_d || !L_scratch || !row || !seen
+        || !ident || !why || !F->gram || !F->active)
         goto out;
     nobs = 0;
     int nstriped = 0, nfull = 0, nalone = 0;
@@ -911,6 +1083,10 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
             continue;
         idx[nobs++] = i;
         meanlog += log (ob->runtime);
+        design_row (l, ob, nq, row, seen);
+        for (int x = 0; x < np; x++)
+            for (int y = 0; y < np; y++)
+                F->gram[x * np + y] += row[x] * row[y];
         if (ob->striped)
             nstriped++;
         else
@@ -942,35 +1118,42 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
     F->speedup = neutral (nstriped);
     for (int q = 0; q < nq; q++)
         F->slow[q] = neutral (nexp[q]);
+    F->nfull = nfull;
+    F->nalone = nalone;
     if (nobs == 0) {
         rc = 0;
         goto out;
     }
     meanlog /= nobs;
+    /* Which figures the design of the history identifies at all; only
+     * those are fitted (a figure fixed at neutral is an assumption, and
+     * must not make another look identified). */
+    for (int k = 0; k < np; k++)
+        F->active[k] = F->gram[k * np + k] > 0;
+    if (identify (F->gram, F->active, np, ident) < 0)
+        goto out;
     free_[P_BASE] = 1;
     theta[P_BASE] = meanlog;
-    free_[P_SPEED] = nstriped >= o->min_observations && nfull >= 1;
-    for (int q = 0; q < nq; q++)
-        free_[P_SLOW + q] = nexp[q] >= o->min_observations;
-    /* Striped runs that were never alone tell only speedup / slowdown:
-     * neither is learned then. */
-    if (nstriped > 0 && nalone < o->min_observations) {
-        free_[P_SPEED] = 0;
-        for (int q = 0; q < nq; q++)
-            free_[P_SLOW + q] = 0;
+    for (int k = P_SPEED; k < np; k++) {
+        int n = k == P_SPEED ? nstriped : nexp[k - P_SLOW];
+        int enough = n >= o->min_observations
+                     && (k != P_SPEED || nfull >= 1);
+        why[k] = !F->active[k] ? NS_LEARN_NO_DATA
+                 : !ident[k] ? NS_LEARN_UNIDENTIFIED
+                 : !enough ? NS_LEARN_FEW : NS_LEARN_LEARNED;
+        free_[k] = why[k] == NS_LEARN_LEARNED;
     }
     int nfree = 0;
     for (int k = 0; k < np; k++)
         nfree += free_[k];
-    /* Parameters no observation can separate from the base are fixed:
-     * n observations fit at most n parameters. */
-    if (nfree > nobs) {
-        for (int k = np - 1; k > P_BASE && nfree > nobs; k--)
-            if (free_[k]) {
-                free_[k] = 0;
-                nfree--;
-            }
-    }
+    /* n observations fit at most n - 1 parameters with a residual left
+     * to measure the error by. */
+    for (int k = np - 1; k > P_BASE && nfree >= nobs; k--)
+        if (free_[k]) {
+            free_[k] = 0;
+            why[k] = NS_LEARN_NO_RESIDUAL;
+            nfree--;
+        }
     /* Levenberg-Marquardt on the weighted squares; then Huber weights
      * from the residuals and again, a few rounds (IRLS). */
     double *trial = calloc (np, sizeof (double));
@@ -1063,7 +1246,17 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
         /* Covariance: s^2 (J'WJ)^-1, column by column. */
         double ss = normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b, r,
                                node_sl, node_d);
-        double s2 = nobs > nfree ? ss / (nobs - nfree) : 0.0;
+        /* The residual variance, pooled over the runs of p, and never
+         * below what the times' 1 s resolution (start and end rounded)
+         * leaves in a log runtime: an exact fit of simulated or repeated
+         * runs does not make a figure exact. */
+        for (int i = 0; i < nobs; i++)
+            tmp[i] = l->obs[idx[i]].runtime;
+        qsort (tmp, nobs, sizeof (double), cmp_double);
+        double floor_s = 0.41 / tmp[nobs / 2];
+        double s2 = nobs > nfree ? ss / (nobs - nfree) : NAN;
+        if (s2 < floor_s * floor_s)
+            s2 = floor_s * floor_s;
         int worst = -1;
         for (int k = 0; k < np; k++) {
             se_arr[k] = NAN;
@@ -1088,13 +1281,16 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
         if (worst < 0)
             break;
         free_[worst] = 0;
+        why[worst] = isnan (s2) ? NS_LEARN_NO_RESIDUAL : NS_LEARN_UNCERTAIN;
         nfree--;
     }
     for (int k = 0; k < np; k++) {
         double v = exp (theta[k]);
         ns_learn_fig_t fig = { .value = free_[k] ? v : 1.0,
                                .se = free_[k] ? se_arr[k] : NAN,
-                               .learned = free_[k] };
+                               .learned = free_[k],
+                               .identified = ident[k],
+                               .why = free_[k] ? NS_LEARN_LEARNED : why[k] };
         if (k == P_BASE) {
             fig.n = nobs;
             F->base = fig;
@@ -1129,6 +1325,10 @@ out:
     free (node_sl);
     free (node_d);
     free (L_scratch);
+    free (row);
+    free (seen);
+    free (ident);
+    free (why);
     return rc;
 }
 
@@ -1178,4 +1378,201 @@ ns_learn_fig_t ns_learn_base (const ns_learn_t *l, int p)
     if (!l || p < 0 || p >= l->nfit)
         return neutral (0);
     return l->fit[p].base;
+}
+
+const char *ns_learn_why_name (ns_learn_why_t why)
+{
+    switch (why) {
+    case NS_LEARN_LEARNED: return "learned";
+    case NS_LEARN_NO_DATA: return "no job exposed to it";
+    case NS_LEARN_UNIDENTIFIED: return "not identified by the history";
+    case NS_LEARN_FEW: return "too few jobs";
+    case NS_LEARN_NO_RESIDUAL: return "fitted exactly, no residual to "
+                                      "measure its error by";
+    case NS_LEARN_UNCERTAIN: return "standard error above max_se";
+    }
+    return "?";
+}
+
+/* The name of parameter k of p's fit, e.g. "slowdown(LAM beside ABQ)". */
+static void param_name (const ns_progtab_t *progs, int p, int k, char *buf,
+                        size_t len)
+{
+    const char *pn = ns_progtab_name (progs, p);
+    if (k == P_BASE)
+        snprintf (buf, len, "the runtime of %s", pn ? pn : "?");
+    else if (k == P_SPEED)
+        snprintf (buf, len, "spread_speedup(%s)", pn ? pn : "?");
+    else {
+        const char *qn = k == P_SLOW ? NULL
+                         : ns_progtab_name (progs, k - P_SLOW - 1);
+        snprintf (buf, len, "slowdown(%s beside %s)", pn ? pn : "?",
+                  qn ? qn : "unknown programs");
+    }
+}
+
+/* The run that adds row r to p's design, as advice. */
+static void run_name (const ns_progtab_t *progs, int p, int kind, int q,
+                      char *buf, size_t len)
+{
+    const char *pn = ns_progtab_name (progs, p);
+    const char *qn = q >= 0 ? ns_progtab_name (progs, q) : "another program";
+    switch (kind) {
+    case 0:
+        snprintf (buf, len, "run %s alone on full nodes", pn);
+        break;
+    case 1:
+        snprintf (buf, len, "run %s striped over two otherwise empty nodes",
+                  pn);
+        break;
+    case 2:
+        snprintf (buf, len, "run %s striped beside %s (half of both nodes "
+                  "each)", pn, qn);
+        break;
+    default:
+        snprintf (buf, len, "run %s beside %s on one node (half each)", pn,
+                  qn);
+        break;
+    }
+}
+
+/* Candidate runs: 0 full nodes, 1 striped alone, 2 striped beside q,
+ * 3 one node beside q; their rows. */
+static void run_row (int kind, int slot, int np, double *r)
+{
+    for (int k = 0; k < np; k++)
+        r[k] = 0;
+    r[P_BASE] = 1;
+    r[P_SPEED] = kind == 1 || kind == 2;
+    if (kind >= 2)
+        r[P_SLOW + slot] = 1;
+}
+
+/* Is parameter k identified once the runs of kinds (k1, s1) and, if
+ * k2 >= 0, (k2, s2) are added to the design?  -1 out of memory. */
+static int identified_with (const struct fit *F, int np, int k, int k1,
+                            int s1, int k2, int s2)
+{
+    double *g = malloc (sizeof (double) * (np * np + np));
+    unsigned char *act = malloc ((size_t)np * 2);
+    if (!g || !act) {
+        free (g);
+        free (act);
+        return -1;
+    }
+    double *r = g + np * np;
+    memcpy (g, F->gram, sizeof (double) * np * np);
+    for (int c = 0; c < 2; c++) {
+        int kind = c ? k2 : k1, slot = c ? s2 : s1;
+        if (kind < 0)
+            continue;
+        run_row (kind, slot, np, r);
+        for (int x = 0; x < np; x++)
+            for (int y = 0; y < np; y++)
+                g[x * np + y] += r[x] * r[y];
+    }
+    for (int x = 0; x < np; x++)
+        act[x] = g[x * np + x] > 0;
+    int rc = identify (g, act, np, act + np);
+    if (rc == 0)
+        rc = act[np + k];
+    free (g);
+    free (act);
+    return rc;
+}
+
+int ns_learn_explain (const ns_learn_t *l, int p, int q,
+                      const ns_progtab_t *progs, char *why, size_t whylen,
+                      char *need, size_t needlen)
+{
+    if (!l || p < 0 || p >= l->nfit || q < NS_LEARN_SPEEDUP
+        || q + 1 >= l->nq || !l->fit[p].gram)
+        return -1;
+    const struct fit *F = &l->fit[p];
+    int np = P_SLOW + l->nq;
+    int k = q == NS_LEARN_SPEEDUP ? P_SPEED : P_SLOW + q + 1;
+    if (!F->active[k])
+        return -1;
+    double *null;
+    int nn = null_space (F->gram, F->active, np, &null);
+    if (nn < 0)
+        return -1;
+    /* The parameters that move with k along the directions the design
+     * does not see. */
+    char part[256] = "", nm[128];
+    int npart = 0, partner = -1, base_too = 0;
+    for (int j = 0; j < nn; j++) {
+        if (fabs (null[j * np + k]) <= NULL_COMP)
+            continue;
+        for (int x = 0; x < np; x++) {
+            if (x == k || fabs (null[j * np + x]) <= NULL_COMP)
+                continue;
+            if (x == P_BASE) {
+                base_too = 1;
+                continue;
+            }
+            param_name (progs, p, x, nm, sizeof (nm));
+            if (npart < 4 && !strstr (part, nm)) {
+                size_t n = strlen (part);
+                snprintf (part + n, sizeof (part) - n, "%s%s",
+                          npart ? ", " : "", nm);
+                npart++;
+                partner = x;
+            }
+        }
+    }
+    free (null);
+    if (nn == 0 || (npart == 0 && !base_too))
+        return -1;
+    char self[128];
+    param_name (progs, p, k, self, sizeof (self));
+    const char *pn = ns_progtab_name (progs, p);
+    if (npart == 1 && !base_too
+        && ((k == P_SPEED) != (partner == P_SPEED))) {
+        /* log u - log s seen, never either: only the ratio u / s */
+        char a[128], b[128];
+        param_name (progs, p, k == P_SPEED ? k : partner, a, sizeof (a));
+        param_name (progs, p, k == P_SPEED ? partner : k, b, sizeof (b));
+        snprintf (why, whylen, "only %s/%s observed%s", a, b,
+                  F->nalone == 0 ? "; never striped alone" : "");
+    } else if (npart == 0) {
+        snprintf (why, whylen, "not separable from %s: every run of %s "
+                  "had it in the same proportion%s", "its base runtime", pn,
+                  k == P_SPEED && F->nfull == 0 ? "; never on full nodes"
+                  : "");
+    } else {
+        snprintf (why, whylen, "only combined with %s%s observed", part,
+                  base_too ? " and the base runtime" : "");
+    }
+    /* The simplest run, or pair of runs, that would identify it. */
+    int cand[2 + 2 * 64][2], nc = 0;
+    cand[nc][0] = 0, cand[nc++][1] = 0;
+    cand[nc][0] = 1, cand[nc++][1] = 0;
+    int qslot = k >= P_SLOW ? k - P_SLOW : (partner >= P_SLOW
+                                            ? partner - P_SLOW : -1);
+    if (qslot >= 0) {
+        cand[nc][0] = 2, cand[nc++][1] = qslot;
+        cand[nc][0] = 3, cand[nc++][1] = qslot;
+    }
+    char r1[160], r2[160];
+    for (int a = 0; a < nc; a++)
+        if (identified_with (F, np, k, cand[a][0], cand[a][1], -1, 0) == 1) {
+            run_name (progs, p, cand[a][0], cand[a][1] - 1, r1, sizeof (r1));
+            snprintf (need, needlen, "%s", r1);
+            return 0;
+        }
+    for (int a = 0; a < nc; a++)
+        for (int b = a + 1; b < nc; b++)
+            if (identified_with (F, np, k, cand[a][0], cand[a][1],
+                                 cand[b][0], cand[b][1]) == 1) {
+                run_name (progs, p, cand[a][0], cand[a][1] - 1, r1,
+                          sizeof (r1));
+                run_name (progs, p, cand[b][0], cand[b][1] - 1, r2,
+                          sizeof (r2));
+                snprintf (need, needlen, "%s, and %s", r1, r2);
+                return 0;
+            }
+    snprintf (need, needlen, "run %s alone on full nodes and striped over "
+              "two otherwise empty nodes", pn);
+    return 0;
 }

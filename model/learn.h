@@ -18,8 +18,17 @@
  * run (u_p: striped jobs, and at least one job of p on full nodes to
  * compare with), and a standard error within max_se; the others stay
  * neutral and are reported as not learned (the least certain is fixed
- * first and the rest fitted again).  u_p is only separable from the
- * slowdowns if some striped runs spent time alone.
+ * first and the rest fitted again).
+ *
+ * Before any fit, each figure must be identified by the design of the
+ * history: every job of p is a row (1, striped, fraction of its run
+ * beside each program q) of the log-linear model log B_p = log runtime
+ * + log u_p [striped] - sum_q log s_pq x fraction; a figure is
+ * identified iff its unit vector lies in the row space of these rows
+ * (no direction of the parameters that leaves every run's prediction
+ * unchanged moves it).  Runs only striped beside Q next to runs on full
+ * nodes give one row kind (1, 1, 1 at Q): only u_p / s_pQ is identified,
+ * neither figure is learned.
  *
  * Pure and deterministic: no I/O, no Slurm, no hwloc.
  */
@@ -51,11 +60,28 @@ typedef struct {
     double max_se;        /* figures less certain stay neutral (0.05) */
 } ns_learn_opts_t;
 
+/* Why a figure is or is not learned (ns_learn_fig_t.why). */
+typedef enum {
+    NS_LEARN_LEARNED = 0,     /* identified, fitted, certain enough */
+    NS_LEARN_NO_DATA,         /* no job exposed to it */
+    NS_LEARN_UNIDENTIFIED,    /* the history's design cannot separate it
+                                 (ns_learn_explain () says from what and
+                                 which runs would) */
+    NS_LEARN_FEW,             /* fewer than min_observations jobs */
+    NS_LEARN_NO_RESIDUAL,     /* as many distinct run kinds as figures:
+                                 fitted exactly, no residual to measure
+                                 its error */
+    NS_LEARN_UNCERTAIN,       /* standard error above max_se */
+} ns_learn_why_t;
+
 typedef struct {
     double value;         /* the figure (neutral 1.0 if not learned) */
     double se;            /* standard error, NAN if not learned */
     int n;                /* jobs exposed to it */
     int learned;          /* 1: fitted with enough evidence */
+    int identified;       /* 1: the history's design determines it (a
+                             learned figure always is) */
+    ns_learn_why_t why;
 } ns_learn_fig_t;
 
 void ns_learn_opts_default (ns_learn_opts_t *o);
@@ -131,5 +157,18 @@ int ns_learn_fit (ns_learn_t *l, const ns_learn_opts_t *o, ns_error_t *err);
 ns_learn_fig_t ns_learn_speedup (const ns_learn_t *l, int p);
 ns_learn_fig_t ns_learn_slowdown (const ns_learn_t *l, int p, int q);
 ns_learn_fig_t ns_learn_base (const ns_learn_t *l, int p);
+
+/* After ns_learn_fit (): for a figure that is not identified (q =
+ * NS_LEARN_SPEEDUP for the spread_speedup of p, else its slowdown beside
+ * q), what the history confounds it with (why) and the runs that would
+ * separate it (need), e.g. why "only spread_speedup(LAM)/slowdown(LAM
+ * beside ABQ) observed: LAM never ran striped alone" and need "run LAM
+ * striped over two otherwise empty nodes".  Names from progs.  0, or -1
+ * if the figure is identified or out of range (buffers untouched). */
+#define NS_LEARN_SPEEDUP (-2)
+int ns_learn_explain (const ns_learn_t *l, int p, int q,
+                      const ns_progtab_t *progs, char *why, size_t whylen,
+                      char *need, size_t needlen);
+const char *ns_learn_why_name (ns_learn_why_t why);
 
 #endif /* !NODESHARE_LEARN_H */
