@@ -545,6 +545,10 @@ static int prepare_workdir (const struct opts *o)
     if (!realpath (workdir, abs))
         return die ("%s: %s", workdir, strerror (errno));
     snprintf (workdir, sizeof (workdir), "%s", abs);
+    /* The wrappers quote paths with '...'. */
+    if (strchr (workdir, '\''))
+        return die ("%s: expected a work directory without a ' in its path "
+                    "(give --workdir)", workdir);
     char times[PATH_MAX + 8];
     snprintf (times, sizeof (times), "%s/times", workdir);
     if (mkdir (times, 0755) < 0 && errno != EEXIST)
@@ -846,6 +850,27 @@ static int step (struct run *r, const struct opts *o, int *pair_busy)
     return 0;
 }
 
+/* The co-tenants cancelled: until Slurm has ended them (COMPLETING lasts
+ * until their processes are gone), so that the command leaves no job of
+ * its run behind.  At most a minute; then it says which one remains. */
+static void wait_cotenants (const struct opts *o)
+{
+    double t0 = now_s ();
+    for (int i = 0; i < nruns; i++) {
+        struct jobinfo ji;
+        if (runs[i].filler <= 0)
+            continue;
+        while (job_info (runs[i].filler, &ji) == 0 && !final_state (ji.state)) {
+            if (now_s () - t0 > 60) {
+                fprintf (stderr, PROG ": co-tenant job %ld still %s after "
+                         "its scancel\n", runs[i].filler, ji.state);
+                break;
+            }
+            usleep (200000);
+        }
+    }
+}
+
 static int execute (const struct opts *o)
 {
     double t0 = now_s (), last = -1e9;
@@ -889,6 +914,7 @@ static int execute (const struct opts *o)
         }
         sleep (1);
     }
+    wait_cotenants (o);
     if (!o->quiet)
         fprintf (stderr, PROG ": all %d runs done in %.0f s\n", nruns,
                  now_s () - t0);
