@@ -872,6 +872,29 @@ static double normal_eq (const ns_learn_t *l, const int *idx, int nobs,
     return c;
 }
 
+/* The penalty d' pen d, d = theta - ref (pen: np x np, the unidentified
+ * directions; ref: the mean log runtime as base, neutral figures): its
+ * value; added to A, and its gradient to b (-pen d), when they are
+ * given. */
+static double penalize (const double *pen, const double *theta,
+                        double ref_base, int np, double *A, double *b)
+{
+    double c = 0;
+    for (int x = 0; x < np; x++) {
+        double px = 0;
+        for (int y = 0; y < np; y++) {
+            double d = theta[y] - (y == P_BASE ? ref_base : 0);
+            px += pen[x * np + y] * d;
+            if (A)
+                A[x * np + y] += pen[x * np + y];
+        }
+        c += (theta[x] - (x == P_BASE ? ref_base : 0)) * px;
+        if (b)
+            b[x] -= px;
+    }
+    return c;
+}
+
 static int cmp_abs (const void *a, const void *b)
 {
     double x = fabs (*(const double *)a), y = fabs (*(const double *)b);
@@ -886,28 +909,42 @@ static ns_learn_fig_t neutral (int n)
 
 /* ---- identification: the design of the history ---- */
 
-/* The row of job ob in the log-linear model of p (learn.h): 1 for the
- * base, 1 if striped, and per co-tenant slot the fraction of its run
- * with that program on one of its nodes.  The model's scaling of a
- * slowdown by the co-tenant's share of the node is not used here: a
- * figure is identified by which combinations were observed and for how
- * long, not by an assumed dose-response. */
+/* The row of job ob in the log-linear model of p (learn.h), the model
+ * linearised at neutral figures: 1 for the base, 1 if striped, and per
+ * co-tenant slot the fraction of its run with that program beside it,
+ * weighted by f = 2 c_q / C (a half-node co-tenant 1, a quarter 0.5; the
+ * largest over its nodes).  Two quarter-node co-tenants Q and R are then
+ * the mean of Q and R at half a node each: no new information, as in the
+ * model near neutral figures. */
 static void design_row (const ns_learn_t *l, const struct obs *ob, int nq,
                         double *row, double *seen)
 {
     for (int k = 0; k < P_SLOW + nq; k++)
         row[k] = 0;
+    /* signs as the residual's gradient (d/d log B = -1, d/d log u =
+     * striped, d/d log s_pq = -fraction), negated: the null vectors are
+     * then directions of theta that leave every prediction unchanged */
     row[P_BASE] = 1;
-    row[P_SPEED] = ob->striped ? 1 : 0;
+    row[P_SPEED] = ob->striped ? -1 : 0;
     for (int s = ob->first; s < ob->first + ob->nseg; s++) {
         const struct seg *sg = &l->seg[s];
         for (int q = 0; q < nq; q++)
             seen[q] = 0;
-        for (int e = sg->first; e < sg->first + sg->n; e++)
-            seen[l->ent[e].q + 1] = 1;
+        /* f per co-tenant program, summed on each node, largest node */
+        for (int e = sg->first; e < sg->first + sg->n; e++) {
+            const struct entry *en = &l->ent[e];
+            double f = 0;
+            for (int x = sg->first; x < sg->first + sg->n; x++)
+                if (l->ent[x].k == en->k && l->ent[x].q == en->q)
+                    f += 2.0 * l->ent[x].cores / l->node_cores;
+            if (f > 2.0)
+                f = 2.0;
+            if (f > seen[en->q + 1])
+                seen[en->q + 1] = f;
+        }
         for (int q = 0; q < nq; q++)
             if (seen[q] != 0)
-                row[P_SLOW + q] += sg->dt / ob->runtime;
+                row[P_SLOW + q] += seen[q] * sg->dt / ob->runtime;
     }
 }
 
@@ -965,6 +1002,9 @@ static void eigen_sym (double *a, int n, double *v, double *ev)
 /* A parameter whose component in the null space exceeds this is not
  * identified (a unit vector in the row space has none). */
 #define NULL_COMP 1e-4
+/* The range an unidentified combination of log figures is assumed to
+ * lie in when its effect on the identified ones is counted: log 1.25. */
+#define NULL_RANGE 0.223
 
 /* The null space of the design gram (np x np) restricted to the active
  * parameters: its vectors in null (np each, row-major by vector), their
@@ -1062,6 +1102,9 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
     double *row = calloc (np, sizeof (double));
     double *seen = calloc (nq, sizeof (double));
     unsigned char *ident = calloc (np, 1);
+    double *pen = NULL;     /* the penalty on unidentified directions */
+    double *nullv = NULL, *extra = NULL;
+    int nnull = 0;
     ns_learn_why_t *why = calloc (np, sizeof (*why));
     F->gram = calloc ((size_t)np * np, sizeof (double));
     F->active = calloc (np, 1);
@@ -1125,35 +1168,42 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
         goto out;
     }
     meanlog /= nobs;
-    /* Which figures the design of the history identifies at all; only
-     * those are fitted (a figure fixed at neutral is an assumption, and
-     * must not make another look identified). */
+    /* Which figures the design of the history identifies at all.  Every
+     * parameter some job is exposed to is fitted (fixing one at neutral
+     * would be an assumption that biases the others), the directions the
+     * design does not see held at zero by a penalty on them (the
+     * minimum-norm solution: it moves no identified combination); only
+     * identified figures can be reported. */
     for (int k = 0; k < np; k++)
         F->active[k] = F->gram[k * np + k] > 0;
     if (identify (F->gram, F->active, np, ident) < 0)
         goto out;
-    free_[P_BASE] = 1;
+    nnull = null_space (F->gram, F->active, np, &nullv);
+    if (nnull < 0)
+        goto out;
+    pen = calloc ((size_t)np * np, sizeof (double));
+    extra = calloc (np, sizeof (double));
+    if (!pen || !extra)
+        goto out;
+    for (int j = 0; j < nnull; j++)
+        for (int x = 0; x < np; x++)
+            for (int y = 0; y < np; y++)
+                pen[x * np + y] += nobs * nullv[j * np + x]
+                                   * nullv[j * np + y];
     theta[P_BASE] = meanlog;
-    for (int k = P_SPEED; k < np; k++) {
-        int n = k == P_SPEED ? nstriped : nexp[k - P_SLOW];
-        int enough = n >= o->min_observations
-                     && (k != P_SPEED || nfull >= 1);
-        why[k] = !F->active[k] ? NS_LEARN_NO_DATA
-                 : !ident[k] ? NS_LEARN_UNIDENTIFIED
-                 : !enough ? NS_LEARN_FEW : NS_LEARN_LEARNED;
-        free_[k] = why[k] == NS_LEARN_LEARNED;
-    }
     int nfree = 0;
-    for (int k = 0; k < np; k++)
+    for (int k = 0; k < np; k++) {
+        free_[k] = F->active[k];
         nfree += free_[k];
-    /* n observations fit at most n - 1 parameters with a residual left
-     * to measure the error by. */
-    for (int k = np - 1; k > P_BASE && nfree >= nobs; k--)
-        if (free_[k]) {
-            free_[k] = 0;
-            why[k] = NS_LEARN_NO_RESIDUAL;
-            nfree--;
-        }
+    }
+    /* the residual degrees of freedom: runs less identified dimensions */
+    int df = nobs - (nfree - nnull);
+    /* What the times' 1 s resolution (start and end rounded) leaves in a
+     * log runtime: no residual below it is evidence of anything. */
+    for (int i = 0; i < nobs; i++)
+        tmp[i] = l->obs[idx[i]].runtime;
+    qsort (tmp, nobs, sizeof (double), cmp_double);
+    double floor_s = 0.41 / tmp[nobs / 2];
     /* Levenberg-Marquardt on the weighted squares; then Huber weights
      * from the residuals and again, a few rounds (IRLS). */
     double *trial = calloc (np, sizeof (double));
@@ -1172,10 +1222,8 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
         free (L);
         goto out;
     }
-    /* Fit; a figure the data cannot pin down (standard error above
-     * max_se, or not separable from the others) is fixed at neutral and
-     * the rest fitted again, the worst first. */
-    for (;;) {
+    /* One fit of every active parameter. */
+    {
         for (int i = 0; i < nobs; i++)
             wt[i] = 1.0;
         for (int k = 0; k < np; k++)
@@ -1184,7 +1232,8 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
         for (int round = 0; round < 6; round++) {
             double lambda = 1e-3;
             double cost = normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b,
-                                     r, node_sl, node_d);
+                                     r, node_sl, node_d)
+                          + penalize (pen, theta, meanlog, np, A, b);
             for (int iter = 0; iter < 200 && isfinite (cost); iter++) {
                 for (int k = 0; k < np; k++)
                     diagA[k] = A[k * np + k];
@@ -1215,7 +1264,8 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
                         trial[k] = v;
                     }
                     double c2 = weighted_cost (l, idx, nobs, trial, free_, np, wt,
-                                               g, node_sl, node_d);
+                                               g, node_sl, node_d)
+                                + penalize (pen, trial, meanlog, np, NULL, NULL);
                     if (isfinite (c2) && c2 <= cost) {
                         memcpy (theta, trial, sizeof (double) * np);
                         improved = 1;
@@ -1227,7 +1277,8 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
                 if (!improved || gain < 1e-24)
                     break;
                 cost = normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b, r,
-                                  node_sl, node_d);
+                                  node_sl, node_d)
+                       + penalize (pen, theta, meanlog, np, A, b);
             }
             /* Huber weights from the residuals' robust scale */
             normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b, r, node_sl,
@@ -1236,8 +1287,9 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
                 tmp[i] = r[i];
             qsort (tmp, nobs, sizeof (double), cmp_abs);
             double scale = 1.4826 * fabs (tmp[nobs / 2]);
-            if (scale < 1e-12)
-                break;      /* exact fit: nothing to down-weight */
+            if (scale < floor_s)
+                break;      /* exact to the times' resolution: nothing
+                               to down-weight */
             for (int i = 0; i < nobs; i++) {
                 double a = fabs (r[i]);
                 wt[i] = a <= 1.345 * scale ? 1.0 : 1.345 * scale / a;
@@ -1246,18 +1298,43 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
         /* Covariance: s^2 (J'WJ)^-1, column by column. */
         double ss = normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b, r,
                                node_sl, node_d);
+        /* (J'WJ + pen)^-1 is the pseudo-inverse of J'WJ on the identified
+         * figures: their variances are exact, the others not reported */
+        penalize (pen, theta, meanlog, np, A, b);
         /* The residual variance, pooled over the runs of p, and never
-         * below what the times' 1 s resolution (start and end rounded)
-         * leaves in a log runtime: an exact fit of simulated or repeated
-         * runs does not make a figure exact. */
-        for (int i = 0; i < nobs; i++)
-            tmp[i] = l->obs[idx[i]].runtime;
-        qsort (tmp, nobs, sizeof (double), cmp_double);
-        double floor_s = 0.41 / tmp[nobs / 2];
-        double s2 = nobs > nfree ? ss / (nobs - nfree) : NAN;
+         * below the times' resolution: an exact fit of simulated or
+         * repeated runs does not make a figure exact. */
+        double s2 = df > 0 ? ss / df : NAN;
         if (s2 < floor_s * floor_s)
             s2 = floor_s * floor_s;
-        int worst = -1;
+        /* The design identifies figures in the model linearised at
+         * neutral; a co-tenant on a quarter node or for part of a run
+         * makes the model curve, so an identified figure may still
+         * move with the unidentified combinations.  How much, for each
+         * unidentified direction v: the refitted response d theta =
+         * -(J'WJ + pen)^-1 J'W J v, times NULL_RANGE (that combination
+         * anywhere within a factor 1.25 of neutral), added to the
+         * variance. */
+        for (int j = 0; j < nnull; j++) {
+            const double *v = nullv + (size_t)j * np;
+            for (int x = 0; x < np; x++)
+                trial[x] = 0;
+            for (int i = 0; i < nobs; i++) {
+                log_work (l, &l->obs[idx[i]], theta, free_, np, g, node_sl,
+                          node_d);
+                g[P_BASE] = -1.0;
+                double jv = 0;
+                for (int x = 0; x < np; x++)
+                    jv += g[x] * v[x];
+                for (int x = 0; x < np; x++)
+                    trial[x] -= wt[i] * g[x] * jv;
+            }
+            memcpy (L, A, sizeof (double) * np * np);
+            if (cholesky_solve (L, trial, np, free_) == 0)
+                for (int k = 0; k < np; k++)
+                    extra[k] += trial[k] * trial[k] * NULL_RANGE
+                                * NULL_RANGE;
+        }
         for (int k = 0; k < np; k++) {
             se_arr[k] = NAN;
             if (!free_[k])
@@ -1270,19 +1347,23 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
              * s2 = 0). */
             if (cholesky_solve (L, b, np, free_) == 0 && isfinite (b[k])
                 && b[k] * A[k * np + k] < 1e6)
-                se_arr[k] = exp (theta[k]) * sqrt (s2 * (b[k] > 0 ? b[k] : 0));
-            if (k == P_BASE)
-                continue;
-            if (!(se_arr[k] <= o->max_se)
-                && (worst < 0 || isnan (se_arr[k])
-                    || (!isnan (se_arr[worst]) && se_arr[k] > se_arr[worst])))
-                worst = k;
+                se_arr[k] = exp (theta[k])
+                            * sqrt (s2 * (b[k] > 0 ? b[k] : 0) + extra[k]);
         }
-        if (worst < 0)
-            break;
-        free_[worst] = 0;
-        why[worst] = isnan (s2) ? NS_LEARN_NO_RESIDUAL : NS_LEARN_UNCERTAIN;
-        nfree--;
+        /* What is reported: identified, enough jobs exposed, an error
+         * that can be measured and is small enough. */
+        for (int k = P_SPEED; k < np; k++) {
+            int n = k == P_SPEED ? nstriped : nexp[k - P_SLOW];
+            int enough = n >= o->min_observations
+                         && (k != P_SPEED || nfull >= 1);
+            why[k] = !F->active[k] ? NS_LEARN_NO_DATA
+                     : !ident[k] ? NS_LEARN_UNIDENTIFIED
+                     : !enough ? NS_LEARN_FEW
+                     : isnan (s2) ? NS_LEARN_NO_RESIDUAL
+                     : !(se_arr[k] <= o->max_se) ? NS_LEARN_UNCERTAIN
+                     : NS_LEARN_LEARNED;
+            free_[k] = why[k] == NS_LEARN_LEARNED;
+        }
     }
     for (int k = 0; k < np; k++) {
         double v = exp (theta[k]);
@@ -1329,6 +1410,9 @@ out:
     free (seen);
     free (ident);
     free (why);
+    free (pen);
+    free (nullv);
+    free (extra);
     return rc;
 }
 
@@ -1437,13 +1521,13 @@ static void run_name (const ns_progtab_t *progs, int p, int kind, int q,
 }
 
 /* Candidate runs: 0 full nodes, 1 striped alone, 2 striped beside q,
- * 3 one node beside q; their rows. */
+ * 3 one node beside q; their rows (signs as design_row ()). */
 static void run_row (int kind, int slot, int np, double *r)
 {
     for (int k = 0; k < np; k++)
         r[k] = 0;
     r[P_BASE] = 1;
-    r[P_SPEED] = kind == 1 || kind == 2;
+    r[P_SPEED] = kind == 1 || kind == 2 ? -1 : 0;
     if (kind >= 2)
         r[P_SLOW + slot] = 1;
 }
