@@ -15,9 +15,11 @@
  * Slurm packs it), wait (the policy would have held it back), as-asked
  * (an explicit shape: -N, --exclusive, ...), stock (beyond the model:
  * GRES, --overcommit, ...).  differs: the policy's nodes are not the
- * nodes stock chose, or it would have waited.  Past SHADOW_ROTATE bytes
- * the file becomes nodeshare-shadow.jsonl.1 (the one before is dropped).
- * Called with S.lock held.
+ * nodes stock chose, or it would have waited.  Past nodeshare.json's
+ * shadow.max_bytes the file is rotated (select/shadowrot.h): .1.gz,
+ * .2.gz, ... up to shadow.keep; the oldest dropped is named in
+ * slurmctld's log and in a {"dropped": ...} line that starts the new
+ * file.  Called with S.lock held.
  */
 #include "config.h"
 
@@ -37,10 +39,11 @@
 #include "src/common/log.h"
 #include "src/common/read_config.h"
 
+#include "nsconfig.h"
 #include "nsctld_int.h"
+#include "shadowrot.h"
 
 #define SHADOW_NAME "nodeshare-shadow.jsonl"
-#define SHADOW_ROTATE (64L * 1024 * 1024)
 
 static int shadow_path (char *buf, size_t len)
 {
@@ -49,15 +52,46 @@ static int shadow_path (char *buf, size_t len)
                         slurm_conf.state_save_location) < (int)len;
 }
 
-static void rotate (const char *path)
+static void fmt_utc (char *buf, size_t size, int64_t t)
 {
-    struct stat st;
-    char old[PATH_MAX + 4];
-    if (stat (path, &st) < 0 || st.st_size < SHADOW_ROTATE)
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (t < 0 || !gmtime_r (&tt, &tm)
+        || !strftime (buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        snprintf (buf, size, "?");
+}
+
+/* Rotate when due; the line saying what was dropped goes first into the
+ * new file. */
+static void rotate (const char *path, int64_t now)
+{
+    ns_shadowrot_t rot;
+    ns_error_t err;
+    uint64_t max = S.cfg ? ns_config_shadow_max_bytes (S.cfg)
+                         : 64ULL * 1024 * 1024;
+    int keep = S.cfg ? ns_config_shadow_keep (S.cfg) : 4;
+    if (ns_shadowrot_rotate (path, max, keep, &rot, &err) < 0) {
+        error ("nodeshare: cannot rotate the shadow records: %s", err.text);
         return;
-    snprintf (old, sizeof (old), "%s.1", path);
-    if (rename (path, old) < 0)
-        error ("nodeshare: cannot rotate the shadow records %s: %m", path);
+    }
+    if (rot.warn[0])
+        error ("nodeshare: shadow records rotation: %s", rot.warn);
+    if (!rot.dropped[0])
+        return;
+    char a[32], b[32], line[PATH_MAX + 160];
+    fmt_utc (a, sizeof (a), rot.first);
+    fmt_utc (b, sizeof (b), rot.last);
+    info ("nodeshare: shadow records past keep=%d dropped: %s, %lld "
+          "records from %s to %s", keep, rot.dropped,
+          (long long)rot.records, a, b);
+    if (ns_shadowrot_drop_line (&rot, now, line, sizeof (line)) < 0)
+        return;
+    int fd = open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0 || dprintf (fd, "%s\n", line) != (int)strlen (line) + 1)
+        error ("nodeshare: cannot append to the shadow records %s: %m",
+               path);
+    if (fd >= 0)
+        close (fd);
 }
 
 static void add_str (json_object *o, const char *key, const char *v)
@@ -71,7 +105,7 @@ void shadow_record (const struct shadow_rec *r)
     char path[PATH_MAX];
     if (!shadow_path (path, sizeof (path)))
         return;
-    rotate (path);
+    rotate (path, r->time);
     json_object *o = json_object_new_object ();
     if (!o)
         return;

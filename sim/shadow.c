@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* shadow.c - the select plugin's shadow records (see shadow.h) */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <json-c/json.h>
+#include <zlib.h>
 
 #include "shadow.h"
 
@@ -85,8 +90,24 @@ int ns_shadow_parse (const char *line, size_t len, ns_shadow_rec_t *rec,
     memset (rec, 0, sizeof (*rec));
     rec->time = -1;
     rec->cores = -1;
+    rec->dropped_records = rec->dropped_first = rec->dropped_last = -1;
     int have;
     int64_t v;
+    if (get_text (o, "dropped", rec->dropped, sizeof (rec->dropped), err)
+        < 0)
+        goto out;
+    if (rec->dropped[0]) {
+        if (get_int (o, "time", 0, INT64_MAX, &rec->time, &have, err) < 0
+            || get_int (o, "records", -1, INT64_MAX, &rec->dropped_records,
+                        &have, err) < 0
+            || get_int (o, "first", -1, INT64_MAX, &rec->dropped_first,
+                        &have, err) < 0
+            || get_int (o, "last", -1, INT64_MAX, &rec->dropped_last, &have,
+                        err) < 0)
+            goto out;
+        rc = 1;
+        goto out;
+    }
     if (get_int (o, "job", 0, INT64_MAX, &rec->job, &have, err) < 0)
         goto out;
     if (!have) {
@@ -124,13 +145,68 @@ out:
     return rc;
 }
 
+struct gzin {
+    gzFile g;
+    char buf[65536];
+    int pos, end;
+    int failed;     /* gzread returned -1 */
+};
+
+/* One line of in into *line (grown as needed, not NUL-terminated, NUL
+ * bytes kept for the parser to refuse); its length with the newline,
+ * 0 at the end, -1 on a read error (in->failed) or out of memory. */
+static ssize_t gz_line (struct gzin *in, char **line, size_t *cap)
+{
+    size_t len = 0;
+    for (;;) {
+        if (in->pos == in->end) {
+            int n = gzread (in->g, in->buf, sizeof (in->buf));
+            if (n < 0) {
+                in->failed = 1;
+                return -1;
+            }
+            if (n == 0)
+                return (ssize_t)len;
+            in->pos = 0;
+            in->end = n;
+        }
+        char *nl = memchr (in->buf + in->pos, '\n', in->end - in->pos);
+        size_t take = nl ? (size_t)(nl - (in->buf + in->pos)) + 1
+                         : (size_t)(in->end - in->pos);
+        if (len + take + 1 > *cap) {
+            size_t nc = *cap ? *cap : 4096;
+            while (nc < len + take + 1)
+                nc *= 2;
+            char *x = realloc (*line, nc);
+            if (!x)
+                return -1;
+            *line = x;
+            *cap = nc;
+        }
+        memcpy (*line + len, in->buf + in->pos, take);
+        len += take;
+        in->pos += (int)take;
+        if (nl)
+            return (ssize_t)len;
+    }
+}
+
 int ns_shadow_read (const char *path, ns_shadow_fn fn, void *arg,
                     ns_error_t *err)
 {
     int is_stdin = strcmp (path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen (path, "r");
-    if (!f)
-        return ns_error_set (err, errno, "%s: %s", path, strerror (errno));
+    int fd = is_stdin ? dup (0) : open (path, O_RDONLY | O_CLOEXEC);
+    struct gzin *in = fd >= 0 ? calloc (1, sizeof (*in)) : NULL;
+    if (in && !(in->g = gzdopen (fd, "rb"))) {
+        free (in);
+        in = NULL;
+    }
+    if (!in) {
+        int e = fd < 0 && errno ? errno : ENOMEM;
+        if (fd >= 0)
+            close (fd);
+        return ns_error_set (err, e, "%s: %s", path, strerror (e));
+    }
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -141,8 +217,7 @@ int ns_shadow_read (const char *path, ns_shadow_fn fn, void *arg,
         rc = ns_error_set (err, ENOMEM, "out of memory");
         goto out;
     }
-    errno = 0;
-    while ((n = getline (&line, &cap, f)) >= 0) {
+    while ((n = gz_line (in, &line, &cap)) > 0) {
         lineno++;
         ns_error_t e;
         int r = ns_shadow_parse (line, (size_t)n, rec, &e);
@@ -155,15 +230,92 @@ int ns_shadow_read (const char *path, ns_shadow_fn fn, void *arg,
             rc = -1;
             goto out;
         }
-        errno = 0;
     }
-    if (ferror (f))
-        rc = ns_error_set (err, errno ? errno : EIO, "%s: %s", path,
-                           strerror (errno ? errno : EIO));
+    if (n < 0 && !in->failed)
+        rc = ns_error_set (err, ENOMEM, "out of memory");
+    else if (n < 0) {
+        int e;
+        const char *msg = gzerror (in->g, &e);
+        rc = ns_error_set (err, e == Z_ERRNO ? errno : EIO,
+                           "%s:%lld: %s", path, (long long)lineno + 1,
+                           e == Z_ERRNO ? strerror (errno) : msg);
+    }
 out:
     free (rec);
     free (line);
-    if (!is_stdin)
-        fclose (f);
+    gzclose (in->g);
+    free (in);
     return rc;
+}
+
+/* n >= 1 when name ends in ".N" or ".N.gz" (digits). */
+static int rotated_number (const char *name)
+{
+    size_t len = strlen (name);
+    if (len > 3 && strcmp (name + len - 3, ".gz") == 0)
+        len -= 3;
+    size_t d = len;
+    while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+        d--;
+    if (d == len || d == 0 || name[d - 1] != '.' || len - d > 6)
+        return 0;
+    return atoi (name + d);
+}
+
+void ns_shadow_files_free (char **files, int n)
+{
+    for (int i = 0; files && i < n; i++)
+        free (files[i]);
+    free (files);
+}
+
+int ns_shadow_files (const char *path, char ***files, ns_error_t *err)
+{
+    enum { MAX_ROTATED = 1000 };
+    int n = 0;
+    char **v = calloc (2 * MAX_ROTATED + 1, sizeof (*v));
+    if (!v)
+        return ns_error_set (err, ENOMEM, "out of memory");
+    if (strcmp (path, "-") != 0 && !rotated_number (path)) {
+        /* every N up to the highest present, keep's limit at most */
+        int top = 0;
+        size_t sz = strlen (path) + 16;
+        char *b = malloc (sz);
+        if (!b)
+            goto oom;
+        struct stat st;
+        for (int k = 1; k <= MAX_ROTATED; k++) {
+            snprintf (b, sz, "%s.%d.gz", path, k);
+            int gz = stat (b, &st) == 0;
+            snprintf (b, sz, "%s.%d", path, k);
+            if (gz || stat (b, &st) == 0)
+                top = k;
+            else if (k > top + 1)
+                break;     /* allow one gap (a rotation under way) */
+        }
+        /* FILE.N and FILE.N.gz both: a compression cut short after its
+         * rename; the .gz is whole */
+        for (int k = top; k >= 1; k--) {
+            snprintf (b, sz, "%s.%d.gz", path, k);
+            if (stat (b, &st) < 0)
+                snprintf (b, sz, "%s.%d", path, k);
+            if (stat (b, &st) == 0 && !(v[n++] = strdup (b))) {
+                free (b);
+                goto oom;
+            }
+        }
+        free (b);
+        /* the live file, unless only rotated ones are there */
+        if (n > 0 && stat (path, &st) < 0) {
+            *files = v;
+            return n;
+        }
+    }
+    if (!(v[n++] = strdup (path)))
+        goto oom;
+    *files = v;
+    return n;
+oom:
+    ns_shadow_files_free (v, n);
+    return ns_error_set (err, ENOMEM, "out of memory");
 }

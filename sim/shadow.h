@@ -10,6 +10,14 @@
  * "job" and "differs" are required; the other keys are optional, and
  * keys this reader does not know are ignored (newer plugins may add
  * some).  A key of the wrong type is an error.  Blank lines are skipped.
+ *
+ * A line with "dropped" says that rotation dropped a file of records
+ * (select/shadowrot.h), and has no job:
+ *
+ *   {"time":1732480000,"dropped":"nodeshare-shadow.jsonl.4.gz",
+ *    "records":1000,"first":1732300000,"last":1732400000}
+ *
+ * Files are read plain or gzip-compressed (zlib tells them apart).
  */
 #ifndef NODESHARE_SHADOW_H
 #define NODESHARE_SHADOW_H
@@ -34,6 +42,10 @@ typedef struct {
     char rule[NS_SHADOW_TEXT_MAX];
     char stock[NS_SHADOW_TEXT_MAX];
     char why[NS_SHADOW_TEXT_MAX];       /* longer text is cut */
+    char dropped[NS_SHADOW_TEXT_MAX];   /* "" a job's record; else the
+                                           file rotation dropped, and: */
+    int64_t dropped_records;            /* -1 unknown */
+    int64_t dropped_first, dropped_last;  /* its records' times, -1 */
 } ns_shadow_rec_t;
 
 /* Parse one line (len bytes, no newline needed).  1: a record in rec,
@@ -49,5 +61,13 @@ typedef int (*ns_shadow_fn) (const ns_shadow_rec_t *rec, int64_t line,
                              void *arg, ns_error_t *err);
 int ns_shadow_read (const char *path, ns_shadow_fn fn, void *arg,
                     ns_error_t *err);
+
+/* The files of one shadow log, oldest first: for the live file PATH,
+ * PATH.N(.gz) for N from the highest present down to 1, then PATH.  A
+ * path already naming a rotated file (ending in .N or .N.gz), or "-",
+ * is itself alone.  *files (strings and array) is the caller's to free
+ * with ns_shadow_files_free.  The count, or -1 with err (ENOMEM). */
+int ns_shadow_files (const char *path, char ***files, ns_error_t *err);
+void ns_shadow_files_free (char **files, int n);
 
 #endif /* !NODESHARE_SHADOW_H */
