@@ -113,7 +113,7 @@ struct run {
     long filler;
     char nodes[256];             /* of the filler */
     double secs;
-    char start[32], end[32];     /* squeue's, while known */
+    char start[32], end[32];     /* squeue's, once the job ended */
 };
 
 struct opts {
@@ -729,6 +729,25 @@ static int slurm_time (const char *s, time_t *t)
     return 0;
 }
 
+/* A job Slurm no longer shows: its state, start and end from sacct.
+ * -1 (said why) when it did not complete or accounting does not know it. */
+static int sacct_times (struct run *r)
+{
+    char s[24], out[1024], state[32] = "";
+    snprintf (s, sizeof (s), "%ld", r->job);
+    char *argv[] = { "sacct", "-n", "-X", "-P", "-j", s, "-o",
+                     "State,Start,End", NULL };
+    if (run_cmd (argv, out, sizeof (out), 1) != 0
+        || sscanf (out, "%31[^|]|%31[^|]|%31[^|\n]", state, r->start,
+                   r->end) != 3)
+        return die ("job %ld: Slurm no longer shows it, and sacct does not "
+                    "know it (no accounting?)", r->job);
+    if (strncmp (state, "COMPLETED", 9))
+        return die ("job %ld ended %s: see %s/%s-%ld.out", r->job, state,
+                    workdir, progs[r->p].name, r->job);
+    return 0;
+}
+
 /* The run's seconds: the wrapper's record, else squeue's times (to the
  * second).  -1 (said why) when neither, or the script failed. */
 static int read_seconds (struct run *r)
@@ -750,6 +769,10 @@ static int read_seconds (struct run *r)
         r->secs = t1 - t0;
         return 0;
     }
+    /* No time file (a work directory the node could not write): squeue's
+     * times of the ended job, else accounting's. */
+    if (!r->start[0] && sacct_times (r) < 0)
+        return -1;
     time_t a, b;
     if (slurm_time (r->start, &a) == 0 && slurm_time (r->end, &b) == 0
         && b >= a) {
@@ -815,24 +838,27 @@ static int step (struct run *r, const struct opts *o, int *pair_busy)
     case R_RUNNING:
         if (r->shape == SH_BESIDE)
             *pair_busy = 1;
+        /* (A job Slurm no longer shows - MinJobAge passed between two
+         * polls - is judged by its time file, else by sacct.) */
         if (job_info (r->job, &ji) == 0) {
-            snprintf (r->start, sizeof (r->start), "%s", ji.start);
-            snprintf (r->end, sizeof (r->end), "%s", ji.end);
             if (!final_state (ji.state))
                 return 0;
             if (strcmp (ji.state, "COMPLETED"))
                 return die ("job %ld (%s) ended %s: see %s/%s-%ld.out",
                             r->job, run_label (r, label, sizeof (label)),
                             ji.state, workdir, progs[r->p].name, r->job);
+            snprintf (r->start, sizeof (r->start), "%s", ji.start);
+            snprintf (r->end, sizeof (r->end), "%s", ji.end);
         }
         if (r->shape == SH_BESIDE) {
             /* The co-tenant must have run throughout. */
             if (job_info (r->filler, &ji) != 0
                 || strcmp (ji.state, "RUNNING"))
-                return die ("co-tenant job %ld (%s) ended before the "
-                            "measured job %ld (%s): see %s", r->filler,
-                            run_label (r, label, sizeof (label)), r->job,
-                            ji.state[0] ? ji.state : "gone", workdir);
+                return die ("co-tenant job %ld (%s) ended (%s) before the "
+                            "measured job %ld: see %s", r->filler,
+                            run_label (r, label, sizeof (label)),
+                            ji.state[0] ? ji.state : "gone", r->job,
+                            workdir);
             cancel_one (r->filler);
         }
         if (read_seconds (r) < 0)

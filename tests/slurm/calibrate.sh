@@ -15,7 +15,8 @@
 #
 # nodeshare-calibrate --repeats 2 --beside B measures them back within
 # 0.05, with the shapes, tags and co-tenant pairs checked in squeue;
-# --have of its own output then plans nothing; a run that outlives
+# --have of its own output then plans nothing; without the wrapper's
+# time files it falls back to Slurm's times; a run that outlives
 # --max-wait is cancelled.  Skips like tests/slurm/smoke.sh.
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -62,6 +63,15 @@ program A 3.0 2.0 2.5
 program B 2.0 2.0 2.2
 program C 2.0 2.5 3.0
 printf '#!/bin/sh\nexec sleep 600\n' >"$scratch/D.sh"
+# E: 2 s anywhere; it takes the work directory's times/ away (the path of
+# its wrapper is the job's Command), as a work directory the nodes cannot
+# write would.
+cat >"$scratch/E.sh" <<'EOF'
+#!/bin/sh
+d=$(scontrol show job "$SLURM_JOB_ID" | sed -n 's|^ *Command=\(.*\)/E\.sbatch$|\1|p')
+mv "$d/times" "$d/times.away" 2>/dev/null
+exec sleep 2
+EOF
 
 ns_cluster_start 4 4
 tap_ok $? "cluster of 4 x 4 cores, stock cons_tres, no accounting starts" || tap_done
@@ -135,6 +145,20 @@ out=$("$cal" --dry-run --have "$scratch/figures.json" --beside B \
 tap_ok $? "--have of its own output"
 tap_is "$out" "nodeshare-calibrate: nothing to measure: $scratch/figures.json gives every figure asked for" \
     "  plans nothing"
+
+# Without the wrapper's times: Slurm's start and end (whole seconds) of
+# the ended jobs, as squeue shows them.
+"$cal" --budget 1 --repeats 1 --time 1 --workdir "$scratch/cal3" \
+    -o "$scratch/e.json" "$scratch/E.sh" 2>"$scratch/e.txt"
+tap_ok $? "a run whose times/ is gone still gives a figure" ||
+    tap_diag "$(cat "$scratch/e.txt")"
+[ -d "$scratch/cal3/times.away" ] && [ ! -e "$scratch/cal3/times" ]
+tap_ok $? "  (its job took times/ away)"
+tap_is "$(grep -c 'job [0-9]* (E [a-z]*, repeat 1): [0-9]*\.00 s$' "$scratch/e.txt")" 2 \
+    "  both runs timed by Slurm, to the second"
+got=$(awk '/"spread_speedup"/ { v = $2; sub(/,$/, "", v); print v; exit }' "$scratch/e.json")
+awk -v g="${got:-0}" 'BEGIN { exit !(g >= 0.6 && g <= 1.5) }'
+tap_ok $? "  E spread_speedup ${got:-missing} (2 s / 2 s, each +-1 s)"
 
 "$cal" --budget 1 --repeats 1 --time 2 --max-wait 3 --workdir "$scratch/cal2" \
     "$scratch/D.sh" >/dev/null 2>"$scratch/wait.txt"
