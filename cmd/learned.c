@@ -64,13 +64,13 @@ static void not_learned (const ns_learn_t *l, const ns_progtab_t *progs,
                       "figures");
         json_object_object_add (o, "reason",
                                 json_object_new_string ("not identified"));
-        json_object_object_add (o, "only", json_object_new_string (why));
+        json_object_object_add (o, "why", json_object_new_string (why));
         if (*need)
             json_object_object_add (o, "needs",
                                     json_object_new_string (need));
         if (in->notes)
-            fprintf (in->notes, "%s%snot learned: %s: not identified: %s%s%s\n",
-                     in->notes_prefix ? in->prog : "",
+            fprintf (in->notes, "%s%snot learned: %s: not identified: "
+                     "%s%s%s\n", in->notes_prefix ? in->prog : "",
                      in->notes_prefix ? ": " : "", what, why,
                      *need ? "; needs: " : "", need);
         break;

@@ -58,9 +58,13 @@ static void usage (FILE *f)
 "  -h, --help               this help\n"
 "  -V, --version            print the version\n"
 "\n"
-"Figures without enough evidence are left out (they stay neutral, 1.0)\n"
-"and listed on stderr.  Exit status: 0 figures written, 1 no usable\n"
-"job, 2 bad usage.  See nodeshare-learn(1).\n");
+"A figure is learned only if the history identifies it (the runs seen\n"
+"separate it from the other figures), enough jobs were exposed to it and\n"
+"its standard error is small enough.  The others are left out (they stay\n"
+"neutral, 1.0), listed on stderr with the reason and, for one the history\n"
+"does not identify, the runs that would; the JSON has them under\n"
+"learned.programs.P.not_learned.  Exit status: 0 figures written, 1 no\n"
+"usable job, 2 bad usage.  See nodeshare-learn(1).\n");
 }
 
 #define die(...) ns_cmd_die (PROG, __VA_ARGS__)
@@ -132,7 +136,11 @@ static int report (const ns_learn_t *l, const ns_progtab_t *progs,
     json_object *root = ns_learned_json (l, progs, &in, &nlearned, &nleft);
     if (!root)
         return die ("out of memory");
-    int rc = fprintf (out, "%s\n", ns_learned_text (root)) < 0 ? -1 : 0;
+    int rc;
+    if (o->table)
+        rc = ns_learned_table (l, progs, out);
+    else
+        rc = fprintf (out, "%s\n", ns_learned_text (root)) < 0 ? -1 : 0;
     json_object_put (root);
     if (!o->quiet)
         fprintf (stderr, PROG ": %d figures learned, %d left neutral\n",
@@ -283,8 +291,7 @@ int main (int argc, char **argv)
         die ("%s: %s", o.output, strerror (errno));
         goto out;
     }
-    int w = o.table ? ns_learned_table (l, progs, out) : report (l, progs, &o, ndumps,
-                                                       out);
+    int w = report (l, progs, &o, ndumps, out);
     if (out != stdout && fclose (out) != 0)
         w = -1;
     if (w < 0)

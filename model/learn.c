@@ -1619,17 +1619,16 @@ int ns_learn_explain (const ns_learn_t *l, int p, int q,
         param_name (progs, p, k == P_SPEED ? partner : k, b, sizeof (b));
         snprintf (why, whylen, "only %s/%s observed%s", a, b,
                   F->nalone == 0 ? "; never striped alone" : "");
-    } else if (npart == 0) {
-        snprintf (why, whylen, "not separable from %s: every run of %s "
-                  "had it in the same proportion%s", "its base runtime", pn,
-                  k == P_SPEED && F->nfull == 0 ? "; never on full nodes"
-                  : "");
     } else {
-        snprintf (why, whylen, "only combined with %s%s observed", part,
-                  base_too ? " and the base runtime" : "");
+        int speed = k == P_SPEED || strstr (part, "spread_speedup");
+        snprintf (why, whylen, "not separable from %s%s%s%s%s%s", part,
+                  npart && base_too ? " and " : "",
+                  base_too ? "the runtime of " : "", base_too ? pn : "",
+                  speed && F->nfull == 0 ? "; never ran on full nodes" : "",
+                  speed && F->nalone == 0 ? "; never striped alone" : "");
     }
     /* The simplest run, or pair of runs, that would identify it. */
-    int cand[2 + 2 * 64][2], nc = 0;
+    int cand[4][2], nc = 0;
     cand[nc][0] = 0, cand[nc++][1] = 0;
     cand[nc][0] = 1, cand[nc++][1] = 0;
     int qslot = k >= P_SLOW ? k - P_SLOW : (partner >= P_SLOW

@@ -89,8 +89,69 @@ fi
 expect "too few jobs: figures left neutral and listed" 0 \
     "not learned: P0 beside" -C 24 "$tmp/few.txt"
 
-# Bad input.
 hdr='JobIDRaw|JobName|Submit|Start|End|AllocCPUS|NNodes|NodeList|State'
+# Identification: LAM 40 min alone on a full node, and striped beside ABQ
+# (which holds the other half of both nodes for the whole run) in 35 min
+# 12 s (spread_speedup 1.25, slowdown 1.1), never striped alone: only
+# 1.25 / 1.1 is in the history, so neither figure may be learned, however
+# exactly the runs fit.
+{
+    echo "$hdr"
+    for h in 0 1 2 3 4 5 6 7; do
+        d="2026-01-01T0$h" id=$((h * 3))
+        echo "$((id + 1))|LAM|$d:00:00|$d:00:00|$d:40:00|24|1|ns1|COMPLETED"
+        echo "$((id + 2))|ABQ|$d:00:00|$d:00:00|$d:55:00|24|2|ns[2-3]|COMPLETED"
+        echo "$((id + 3))|LAM|$d:05:00|$d:05:00|$d:40:12|24|2|ns[2-3]|COMPLETED"
+    done
+} >"$tmp/noalone.txt"
+"$learn" -C 24 -o "$tmp/noalone.json" "$tmp/noalone.txt" 2>"$tmp/noalone.err"
+rc=$?
+want="not learned: LAM spread_speedup: not identified: only spread_speedup(LAM)/slowdown(LAM beside ABQ) observed; never striped alone; needs: run LAM striped over two otherwise empty nodes"
+if [ $rc = 0 ] && grep -qF -- "$want" "$tmp/noalone.err" \
+   && grep -qF "not learned: LAM beside ABQ: not identified" "$tmp/noalone.err" \
+   && grep -qF "0 figures learned, 4 left neutral" "$tmp/noalone.err"; then
+    pass "never striped alone: LAM's speedup and slowdown not learned, why, and which run would"
+else
+    fail "never striped alone: rc $rc"
+    sed 's/^/#   /' "$tmp/noalone.err"
+fi
+# The JSON: no figure under programs, the reasons under learned.
+sed -n '1,/"learned"/p' "$tmp/noalone.json" >"$tmp/noalone.programs"
+if ! grep -qE 'spread_speedup|slowdown' "$tmp/noalone.programs" \
+   && grep -q '"runtime": 2400' "$tmp/noalone.programs" \
+   && grep -qF '"needs": "run LAM striped over two otherwise empty nodes"' "$tmp/noalone.json" \
+   && grep -qF '"reason": "not identified"' "$tmp/noalone.json"; then
+    pass "never striped alone: the JSON lists no figure, and says why under learned"
+else
+    fail "never striped alone: the JSON"
+    sed 's/^/#   /' "$tmp/noalone.json" | head -40
+fi
+# --table: no figure row, the same notes.
+"$learn" -C 24 --table "$tmp/noalone.txt" >"$tmp/noalone.tab" 2>"$tmp/noalone.err"
+if [ "$(grep -cvE '^program|runtime' "$tmp/noalone.tab")" = 0 ] \
+   && grep -qF -- "$want" "$tmp/noalone.err"; then
+    pass "never striped alone: --table has no figure, the notes say why"
+else
+    fail "never striped alone: --table"
+    sed 's/^/#   /' "$tmp/noalone.tab" "$tmp/noalone.err"
+fi
+# Five runs striped alone identify both: 1.25 and 1.1.
+{
+    cat "$tmp/noalone.txt"
+    for h in 0 1 2 3 4; do
+        d="2026-01-02T0$h"
+        echo "$((100 + h))|LAM|$d:00:00|$d:00:00|$d:32:00|24|2|ns[4-5]|COMPLETED"
+    done
+} >"$tmp/alone.txt"
+out=$("$learn" -C 24 --table "$tmp/alone.txt" 2>&1)
+if printf '%s\n' "$out" | grep -qE '^LAM +spread_speedup +1\.250 ' \
+   && printf '%s\n' "$out" | grep -qE '^LAM +slowdown:ABQ +1\.100 '; then
+    pass "with runs striped alone: LAM 1.250 and beside ABQ 1.100"
+else
+    fail "with runs striped alone: $out"
+fi
+
+# Bad input.
 {
     echo "$hdr"
     echo "1|A|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|24|1|ns1|COMPLETED"
