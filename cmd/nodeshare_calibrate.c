@@ -1200,37 +1200,66 @@ static int parse_opts (int argc, char **argv, struct opts *o)
     return 0;
 }
 
+/* The programs: SCRIPT arguments or --list.  0, or -1 (said why). */
+static int read_programs (const struct opts *o, int argc, char **argv)
+{
+    if (o->list && optind < argc)
+        return die ("give SCRIPT arguments or --list FILE, not both");
+    if (!o->list && optind == argc)
+        return die ("no job script (give SCRIPT... or --list FILE; see "
+                    "--help)");
+    if (o->list)
+        return read_list (o->list);
+    for (int i = optind; i < argc; i++)
+        if (add_script (argv[i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* beside[q] = 1 for each --beside program.  0, or -1 (said why). */
+static int resolve_beside (const struct opts *o, int *beside)
+{
+    for (int i = 0; i < o->nbeside; i++) {
+        if (!strcmp (o->beside[i], "all")) {
+            for (int q = 0; q < nprogs; q++)
+                beside[q] = 1;
+            continue;
+        }
+        int q = find_prog (o->beside[i]);
+        if (q < 0)
+            return die ("--beside %s: not one of the programs measured "
+                        "(its job script is needed)", o->beside[i]);
+        beside[q] = 1;
+    }
+    return 0;
+}
+
+/* The plan and its cost printed (unless quiet), checked against the
+ * budget.  0, or -1 (said why). */
+static int check_plan (const struct opts *o)
+{
+    double cost = 0;
+    if (o->dry_run || !o->quiet)
+        cost = print_plan (o->dry_run ? stdout : stderr, o);
+    else
+        for (int i = 0; i < nruns; i++)
+            cost += run_cost (&runs[i], o);
+    if (o->have_budget && cost > o->budget + 1e-9)
+        return die ("the plan may cost %.2f core-hours, over the budget of "
+                    "%g (--budget): fewer --repeats, a shorter --time, fewer "
+                    "programs or --beside, or --have with the figures known",
+                    cost, o->budget);
+    return 0;
+}
+
 int main (int argc, char **argv)
 {
     struct opts o = { .repeats = 3, .minutes = 60, .nodes = 1 };
     struct have h = { NULL };
     int beside[MAX_PROGS] = { 0 };
-    if (parse_opts (argc, argv, &o) < 0)
+    if (parse_opts (argc, argv, &o) < 0 || read_programs (&o, argc, argv) < 0
+        || resolve_beside (&o, beside) < 0)
         return NS_EXIT_USAGE;
-    if (o.list && optind < argc)
-        return die ("give SCRIPT arguments or --list FILE, not both"),
-               NS_EXIT_USAGE;
-    if (!o.list && optind == argc)
-        return die ("no job script (give SCRIPT... or --list FILE; see "
-                    "--help)"), NS_EXIT_USAGE;
-    if (o.list ? read_list (o.list) < 0 : 0)
-        return NS_EXIT_USAGE;
-    for (int i = optind; i < argc; i++)
-        if (add_script (argv[i]) < 0)
-            return NS_EXIT_USAGE;
-    for (int i = 0; i < o.nbeside; i++) {
-        if (!strcmp (o.beside[i], "all")) {
-            for (int q = 0; q < nprogs; q++)
-                beside[q] = 1;
-            continue;
-        }
-        int q = find_prog (o.beside[i]);
-        if (q < 0)
-            return die ("--beside %s: not one of the programs measured "
-                        "(its job script is needed)", o.beside[i]),
-                   NS_EXIT_USAGE;
-        beside[q] = 1;
-    }
     if (!o.dry_run && !o.have_budget)
         return die ("no --budget: give the core-hours the runs may take, or "
                     "--dry-run to see the plan"), NS_EXIT_USAGE;
@@ -1246,25 +1275,17 @@ int main (int argc, char **argv)
                     "(give --cores)", o.cores), NS_EXIT_USAGE;
     snprintf (runid, sizeof (runid), "%lx%04x", (unsigned long) time (NULL),
               (unsigned) getpid () & 0xffff);
-    if (make_plan (&o, beside, &h) < 0)
-        return NS_EXIT_FAIL;
+    int planned = make_plan (&o, beside, &h);
     ns_config_destroy (h.cfg);
+    if (planned < 0)
+        return NS_EXIT_FAIL;
     if (nruns == 0) {
         fprintf (stderr, PROG ": nothing to measure: %s gives every figure "
                  "asked for\n", o.have ? o.have : "--have");
         return NS_EXIT_OK;
     }
-    FILE *pf = o.dry_run ? stdout : stderr;
-    double cost = o.quiet && !o.dry_run ? 0 : print_plan (pf, &o);
-    if (o.quiet && !o.dry_run) {
-        for (int i = 0; i < nruns; i++)
-            cost += run_cost (&runs[i], &o);
-    }
-    if (o.have_budget && cost > o.budget + 1e-9)
-        return die ("the plan may cost %.2f core-hours, over the budget of "
-                    "%g (--budget): fewer --repeats, a shorter --time, fewer "
-                    "programs or --beside, or --have with the figures known",
-                    cost, o.budget), NS_EXIT_USAGE;
+    if (check_plan (&o) < 0)
+        return NS_EXIT_USAGE;
     if (o.dry_run)
         return NS_EXIT_OK;
     if (!o.max_wait) {

@@ -17,7 +17,7 @@
 # 0.05, with the shapes, tags and co-tenant pairs checked in squeue;
 # --have of its own output then plans nothing; without the wrapper's
 # time files it falls back to Slurm's times; a run that outlives
-# --max-wait is cancelled.  Skips like tests/slurm/smoke.sh.
+# --max-wait, or gets SIGINT, is cancelled.  Skips like tests/slurm/smoke.sh.
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
@@ -168,5 +168,19 @@ tap_like "$(cat "$scratch/wait.txt")" "nodeshare-calibrate: 0 of 2 runs done aft
 ns_poll 30 sh -c '[ -z "$(squeue -h -n D -t PENDING,RUNNING,COMPLETING)" ]'
 tap_ok $? "  its jobs are cancelled"
 tap_is "$(squeue -h -t all -n D -o %T | sort -u | tr '\n' ' ')" "CANCELLED " "  both CANCELLED"
+
+# Ctrl-C (SIGINT) while its jobs run: they are cancelled, exit 1.
+"$cal" --budget 1 --repeats 1 --time 2 --workdir "$scratch/cal4" \
+    "$scratch/D.sh" >/dev/null 2>"$scratch/int.txt" &
+pid=$!
+ns_poll 30 sh -c '[ "$(squeue -h -n D -t RUNNING | wc -l)" -eq 2 ]'
+tap_ok $? "a second run: both jobs of D running"
+kill -INT "$pid"
+wait "$pid"
+tap_is "$?" 1 "  SIGINT: exit 1"
+tap_like "$(cat "$scratch/int.txt")" "nodeshare-calibrate: interrupted \(signal 2\): the run's jobs are cancelled" \
+    "  and says so"
+ns_poll 30 sh -c '[ -z "$(squeue -h -n D -t PENDING,RUNNING,COMPLETING)" ]'
+tap_ok $? "  its jobs are cancelled"
 
 tap_done
