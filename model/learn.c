@@ -1101,6 +1101,7 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
     double *L_scratch = malloc (sizeof (double) * np * np);
     double *row = calloc (np, sizeof (double));
     double *seen = calloc (nq, sizeof (double));
+    int *nzi = malloc (sizeof (int) * np);
     unsigned char *ident = calloc (np, 1);
     double *pen = NULL;     /* the penalty on unidentified directions */
     double *nullv = NULL, *extra = NULL;
@@ -1114,7 +1115,7 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
             maxnodes = l->obs[i].nnodes;
     node_sl = calloc (maxnodes, sizeof (double));
     if (!idx || !nexp || !free_ || !theta || !g || !A || !b || !r || !wt
-        || !tmp || !node_sl || !node_d || !L_scratch || !row || !seen
+        || !tmp || !node_sl || !node_d || !L_scratch || !row || !seen || !nzi
         || !ident || !why || !F->gram || !F->active)
         goto out;
     nobs = 0;
@@ -1127,9 +1128,14 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
         idx[nobs++] = i;
         meanlog += log (ob->runtime);
         design_row (l, ob, nq, row, seen);
+        /* X'X from the row's nonzero entries (a job meets few programs) */
+        int nz = 0;
         for (int x = 0; x < np; x++)
-            for (int y = 0; y < np; y++)
-                F->gram[x * np + y] += row[x] * row[y];
+            if (row[x] != 0)
+                nzi[nz++] = x;
+        for (int a = 0; a < nz; a++)
+            for (int c = 0; c < nz; c++)
+                F->gram[nzi[a] * np + nzi[c]] += row[nzi[a]] * row[nzi[c]];
         if (ob->striped)
             nstriped++;
         else
@@ -1408,6 +1414,7 @@ out:
     free (L_scratch);
     free (row);
     free (seen);
+    free (nzi);
     free (ident);
     free (why);
     free (pen);
