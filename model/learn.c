@@ -1271,7 +1271,8 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
                     }
                     double c2 = weighted_cost (l, idx, nobs, trial, free_, np, wt,
                                                g, node_sl, node_d)
-                                + penalize (pen, trial, meanlog, np, NULL, NULL);
+                                + penalize (pen, trial, meanlog, np, NULL,
+                                            NULL);
                     if (isfinite (c2) && c2 <= cost) {
                         memcpy (theta, trial, sizeof (double) * np);
                         improved = 1;
