@@ -244,11 +244,12 @@ enum refusal {
     REF_SLOWDOWN,  /* min-slowdown limit */
     REF_COTENANTS, /* holds max_cotenants jobs */
     REF_BUSY,      /* "busy": too few free cores, held whole, not allowed */
+    REF_GRES,      /* has GRES, the job none (req->no_stripe) */
     REF_COUNT
 };
 
 static const char *refusal_names[REF_COUNT] = {
-    "twin", "pairing", "slowdown", "cotenants", "busy",
+    "twin", "pairing", "slowdown", "cotenants", "busy", "GRES",
 };
 
 #define REF_SHOW 3
@@ -349,7 +350,9 @@ static void take_empty_range (struct decide *d, int from, int to, int round)
                 return;
             if (avoid && !avoid[n] != (round == 0))
                 continue;   /* this node's round is the other one */
-            if (!allowed (d, n)
+            if (d->no_stripe && d->no_stripe[n])
+                refuse (d, REF_GRES, n);
+            else if (!allowed (d, n)
                 || (d->limp ? room (d, n) : fc[n]) < d->slot)
                 refuse (d, REF_BUSY, n);
             else
@@ -463,6 +466,10 @@ static void take_ranked (struct decide *d, int base, int n, double s)
 static void consider_shared (struct decide *d, int base, int n)
 {
     const ns_cluster_t *c = d->c;
+    if (d->no_stripe && d->no_stripe[n]) {
+        refuse (d, REF_GRES, n);
+        return;
+    }
     if (!allowed (d, n) || room (d, n) < d->slot) {
         refuse (d, REF_BUSY, n);
         return;
