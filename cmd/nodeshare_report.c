@@ -32,14 +32,19 @@
 #include "learn.h"
 #include "learned.h"
 #include "nsconfig.h"
+#include "nodefail.h"
 #include "nsutil.h"
 #include "progtab.h"
 #include "report.h"
 #include "shadow.h"
+#include "slurmconf.h"
 #include "trace.h"
 
 #define PROG "nodeshare-report"
 #define MAX_SHADOW 64
+#define MAX_SHADOW_FILES 4096
+#define HOURS_PER_YEAR 8766.0
+#define MAX_PARTS 256
 #define MAX_JOB_NODES 4096
 
 #define die(...) ns_cmd_die (PROG, __VA_ARGS__)
@@ -47,7 +52,7 @@
 static void usage (FILE *f)
 {
     fprintf (f,
-"Usage: nodeshare-report [OPTIONS] --cores C DUMP...\n"
+"Usage: nodeshare-report [OPTIONS] (--cores C | --slurm-conf FILE) DUMP...\n"
 "What the cluster's own job history says about placing its jobs with\n"
 "nodeshare: the programs that run most, the interference figures learned\n"
 "from the history (as nodeshare-learn learns them) and how sure they are,\n"
@@ -58,9 +63,13 @@ static void usage (FILE *f)
 "'-' for stdin) as nodeshare-learn and nodeshare-sim read it; several\n"
 "dumps are one cluster's history, replayed as one queue.\n"
 "\n"
-"  -C, --cores C            cores of one node (required: sacct does not say)\n"
+"  -C, --cores C            cores of one node (sacct does not say; not with\n"
+"                           --slurm-conf)\n"
 "  -n, --nodes N            nodes of the machine replayed (default: the\n"
-"                           highest node number in the dumps)\n"
+"                           distinct node names in the dumps)\n"
+"  -S, --slurm-conf FILE    the machine as slurm.conf describes it: node\n"
+"                           types (cores, memory, weights, features),\n"
+"                           partitions; jobs run in their partitions\n"
 "  -c, --config FILE        nodeshare.json: its identity patterns map job\n"
 "                           names to programs; the replay runs it with the\n"
 "                           learned figures in place of its own\n"
@@ -72,8 +81,15 @@ static void usage (FILE *f)
 "      --max-se X           figures less certain stay neutral (default 0.05)\n"
 "      --state FILE         also what the select plugin has learned so far\n"
 "                           (StateSaveLocation/nodeshare-learn.json)\n"
-"      --shadow FILE        the select plugin's shadow records (JSON lines;\n"
-"                           repeat for rotated files)\n"
+"      --shadow FILE        the select plugin's shadow records (JSON lines,\n"
+"                           plain or gzip; its rotated files FILE.N(.gz)\n"
+"                           are read too, oldest first; repeatable)\n"
+"      --node-failures-per-year F\n"
+"                           node failures a node has in a year (default:\n"
+"                           from the NODE_FAIL jobs of the dumps)\n"
+"      --calibration-repeats N\n"
+"                           runs of each shape a calibration takes\n"
+"                           (default 3, as nodeshare-calibrate)\n"
 "      --html FILE          also the report as one HTML file with charts\n"
 "      --json-out FILE      the nodeshare.json to start with, as a file\n"
 "  -o, --output FILE        the text report there (default stdout)\n"
@@ -88,6 +104,9 @@ static void usage (FILE *f)
 struct opts {
     int cores, nodes;
     const char *config, *policy, *state, *html, *json_out, *output;
+    const char *slurm_conf;
+    double fail_per_year;       /* < 0: from the dumps */
+    int repeats;
     const char *shadow[MAX_SHADOW];
     int nshadow;
     int quiet;
@@ -111,8 +130,19 @@ struct replay {
     double held_core_h, busy_core_h;
 };
 
+/* Per partition, pack [0] and the policy [1]: core-hours the jobs held
+ * (cores x elapsed) and their turnaround (end - submit). */
+struct partstat {
+    int64_t jobs;
+    double core_h[2], turn_s[2];
+};
+
 struct shadow_sum {
     int64_t records, differ;
+    int64_t dropped_files, dropped_records; /* rotation: said by the
+                                               plugin ("dropped") */
+    int64_t dropped_last;       /* newest record dropped, -1 */
+    int nfiles;
     char rules[32][48];
     int64_t rule_n[32];
     int nrules;
@@ -156,7 +186,19 @@ struct rep {
     int nodes;
     struct progstat *ps;        /* per replay program, + unknown last */
     int nps;
-    struct replay rp[2];        /* pack, the policy */
+    struct replay rp[3];        /* pack, the policy, the policy with the
+                                   learned figures 2 se against it */
+    int pessimistic;            /* rp[2] ran (a figure was learned) */
+    ns_sconf_t *machine;        /* --slurm-conf */
+    ns_nodenames_t *names;      /* node names, whole */
+    int64_t names_outside;      /* names the slurm.conf lacks */
+    char *pnames[MAX_PARTS];    /* partitions: the slurm.conf's first */
+    int npnames;
+    struct partstat parts[MAX_PARTS + 1];   /* + unknown last */
+    double node_h;              /* node-hours the jobs held (history) */
+    ns_nodefail_t nf;           /* NODE_FAIL jobs in the dumps */
+    int64_t striped;            /* jobs striped by the policy */
+    double extra_node_h;        /* node-hours striping adds */
     int64_t differ, shape_differ, cot_differ, never_differ;
     int64_t rule_n[NRULES];
     int64_t why_n[NS_PACK_KINDS];
@@ -414,6 +456,23 @@ static int cmp_submit (const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* 1 + the partition's index (the slurm.conf's first), 0 unknown. */
+static int partition_of (struct rep *r, const char *part_name)
+{
+    char name[NS_TJOB_PROGRAM_MAX];
+    /* a job submitted to several partitions lists them all: the first */
+    snprintf (name, sizeof (name), "%s", part_name);
+    name[strcspn (name, ",")] = '\0';
+    if (!name[0])
+        return 0;
+    for (int i = 0; i < r->npnames; i++)
+        if (strcmp (r->pnames[i], name) == 0)
+            return i + 1;
+    if (r->npnames == MAX_PARTS || !(r->pnames[r->npnames] = strdup (name)))
+        return 0;
+    return ++r->npnames;
+}
+
 static int load_jobs (struct rep *r)
 {
     int64_t cap = 0;
@@ -452,6 +511,10 @@ static int load_jobs (struct rep *r)
                 .ntasks = j.procs,
                 .program = program_of (r, j.program),
                 .recorded_wait = (double)j.wait,
+                .mem_per_cpu = r->machine ? j.mem_per_cpu : 0,
+                .mem_per_node = r->machine ? j.mem_per_node : 0,
+                /* past the slurm.conf's partitions: its default one */
+                .partition = partition_of (r, j.part_name),
             };
             if ((double)j.submit < r->t_first)
                 r->t_first = (double)j.submit;
@@ -460,13 +523,15 @@ static int load_jobs (struct rep *r)
                 r->t_last = end;
             if (j.nodelist[0]) {
                 ns_error_t e;
-                int nn = ns_nodelist_parse (j.nodelist, nodes, MAX_JOB_NODES,
-                                            &e);
+                /* whole names: gpu01 and cn001 are two nodes */
+                int nn = ns_nodelist_names (j.nodelist, r->names, 0, nodes,
+                                            MAX_JOB_NODES, &e);
                 /* a list that does not parse is counted by the learner's
                  * reader; the replay needs only the machine's size */
-                if (nn > 0 && nodes[nn - 1] + 1 > r->nodes)
-                    r->nodes = nodes[nn - 1] + 1;
-            }
+                if (nn > 0)
+                    r->node_h += (double)nn * (double)j.run / 3600;
+            } else if (j.nodes > 0)
+                r->node_h += (double)j.nodes * (double)j.run / 3600;
         }
         if (rc < 0 && err.text[0])
             die ("%s", err.text);
@@ -481,9 +546,13 @@ static int load_jobs (struct rep *r)
     if (r->njobs == 0)
         return die ("%s: no usable job to replay", r->dumps[0]);
     qsort (r->jobs, r->njobs, sizeof (*r->jobs), cmp_submit);
-    if (r->o.nodes) {
+    r->nodes = ns_nodenames_count (r->names);
+    if (r->machine) {
+        r->names_outside = r->nodes - r->machine->nnodes;
+        r->nodes = r->machine->nnodes;
+    } else if (r->o.nodes) {
         if (r->o.nodes < r->nodes)
-            return die ("--nodes %d: the dumps name node number %d",
+            return die ("--nodes %d: the dumps name %d distinct nodes",
                         r->o.nodes, r->nodes);
         r->nodes = r->o.nodes;
     }
@@ -531,7 +600,7 @@ static void sim_progress (ns_sim_t *sim, int done, int total, void *arg)
 }
 
 static int run_one (struct rep *r, int k, const ns_policy_t *pol,
-                    ns_sim_t **out)
+                    const ns_interf_t *model, ns_sim_t **out)
 {
     ns_error_t err;
     ns_simconf_t conf = {
@@ -540,8 +609,9 @@ static int run_one (struct rep *r, int k, const ns_policy_t *pol,
         .overrun = NS_OVERRUN_KILL,
         .nnodes = r->nodes,
         .cores = r->o.cores,
-        .model = r->rmodel,
+        .model = model,
         .progs = r->rprogs,
+        .machine = r->machine,
     };
     ns_sim_t *sim = ns_sim_create (&conf, &err);
     if (!sim)
@@ -607,6 +677,24 @@ static int compare_runs (struct rep *r, ns_sim_t *pack, ns_sim_t *pol)
         if (!ran_a && !ran_b)
             continue;
         r->compared++;
+        const ns_simjob_t *sj = ns_sim_job (pol, i);
+        struct partstat *ps = &r->parts[sj->partition > 0
+                                        ? sj->partition - 1 : MAX_PARTS];
+        if (ran_a && ran_b) {
+            ps->jobs++;
+            ps->core_h[0] += sj->ntasks * (a->end - a->start) / 3600;
+            ps->core_h[1] += sj->ntasks * (b->end - b->start) / 3600;
+            ps->turn_s[0] += a->end - sj->submit;
+            ps->turn_s[1] += b->end - sj->submit;
+        }
+        if (ran_b && b->striped) {
+            /* a striped job depends on more nodes than packed */
+            r->striped++;
+            int na = ran_a ? a->nodes : 1;
+            if (b->nodes > na)
+                r->extra_node_h += (b->nodes - na) * (b->end - b->start)
+                                   / 3600;
+        }
         int same;
         if (ran_a != ran_b) {
             same = 0;
@@ -640,6 +728,40 @@ static int compare_runs (struct rep *r, ns_sim_t *pack, ns_sim_t *pol)
     return 0;
 }
 
+/* A copy of the replay's model with each learned figure two standard
+ * errors against nodeshare; NULL when no figure was learned. */
+static ns_interf_t *pessimistic_model (struct rep *r)
+{
+    ns_interf_t *m = ns_interf_copy (r->rmodel);
+    int np = ns_progtab_count (r->lprogs), changed = 0;
+    for (int p = 0; m && p < np; p++) {
+        int rp = ns_progtab_lookup (r->rprogs,
+                                    ns_progtab_name (r->lprogs, p));
+        if (rp < 0)
+            continue;
+        ns_learn_fig_t g = ns_learn_speedup (r->learn, p);
+        if (g.learned && !isnan (g.se)) {
+            double v = g.value - 2 * g.se;
+            changed += ns_interf_set_speedup (m, rp, v > 0.1 ? v : 0.1,
+                                              NULL) == 0;
+        }
+        for (int q = 0; q < np; q++) {
+            ns_learn_fig_t h = ns_learn_slowdown (r->learn, p, q);
+            int rq = ns_progtab_lookup (r->rprogs,
+                                        ns_progtab_name (r->lprogs, q));
+            if (h.learned && !isnan (h.se) && rq >= 0)
+                changed += ns_interf_set_slowdown (m, rp, rq,
+                                                   h.value + 2 * h.se,
+                                                   NULL) == 0;
+        }
+    }
+    if (!changed) {
+        ns_interf_destroy (m);
+        return NULL;
+    }
+    return m;
+}
+
 static int replay_all (struct rep *r)
 {
     ns_error_t err;
@@ -656,10 +778,21 @@ static int replay_all (struct rep *r)
                         sizeof (r->rp[k].name));
     if (load_jobs (r) < 0)
         return -1;
-    ns_sim_t *sims[2] = { NULL, NULL };
+    ns_sim_t *sims[3] = { NULL, NULL, NULL };
     int rc = 0;
     for (int k = 0; k < 2 && rc == 0; k++)
-        rc = run_one (r, k, &pols[k], &sims[k]);
+        rc = run_one (r, k, &pols[k], r->rmodel, &sims[k]);
+    /* the uncertainty: the policy again with every learned figure two
+     * standard errors against it (speedups lower, slowdowns higher) */
+    ns_interf_t *worse = rc == 0 ? pessimistic_model (r) : NULL;
+    if (worse) {
+        snprintf (r->rp[2].name, sizeof (r->rp[2].name), "%.40s, -2 se",
+                  r->rp[1].name);
+        rc = run_one (r, 2, &pols[1], worse, &sims[2]);
+        r->pessimistic = rc == 0;
+        ns_interf_destroy (worse);
+        ns_sim_destroy (sims[2]);
+    }
     if (rc == 0) {
         ns_metrics_t m[2] = { r->rp[0].m, r->rp[1].m };
         ns_metrics_ratios (m, 2, "pack");
@@ -670,6 +803,24 @@ static int replay_all (struct rep *r)
     ns_sim_destroy (sims[0]);
     ns_sim_destroy (sims[1]);
     return rc;
+}
+
+/* ---- node failures ---- */
+
+/* NODE_FAIL jobs of every dump (unless a rate was given). */
+static int node_failures (struct rep *r)
+{
+    if (r->o.fail_per_year >= 0)
+        return 0;
+    for (int i = 0; i < r->ndumps; i++) {
+        ns_nodefail_t nf;
+        ns_error_t err;
+        if (ns_nodefail_read (r->dumps[i], &nf, &err) < 0)
+            return die ("%s", err.text);
+        r->nf.jobs += nf.jobs;
+        r->nf.node_fail += nf.node_fail;
+    }
+    return 0;
 }
 
 /* ---- shadow records ---- */
@@ -698,6 +849,14 @@ static int shadow_rec (const ns_shadow_rec_t *rec, int64_t line, void *arg,
     struct shadow_sum *s = arg;
     (void)line;
     (void)err;
+    if (rec->dropped[0]) {
+        s->dropped_files++;
+        if (rec->dropped_records > 0)
+            s->dropped_records += rec->dropped_records;
+        if (rec->dropped_last > s->dropped_last)
+            s->dropped_last = rec->dropped_last;
+        return 0;
+    }
     s->records++;
     if (rec->time >= 0) {
         if (s->first_time < 0 || rec->time < s->first_time)
@@ -731,17 +890,42 @@ static int shadow_rec (const ns_shadow_rec_t *rec, int64_t line, void *arg,
     return 0;
 }
 
+/* Every --shadow FILE with its rotated files, oldest first; a file
+ * named twice (FILE and FILE.1.gz both given) is read once. */
 static int read_shadow (struct rep *r)
 {
     r->sh.first_time = -1;
     r->sh.last_time = -1;
-    for (int i = 0; i < r->o.nshadow; i++) {
+    r->sh.dropped_last = -1;
+    char *seen[MAX_SHADOW_FILES];
+    int nseen = 0, rc = 0;
+    for (int i = 0; i < r->o.nshadow && rc == 0; i++) {
         ns_error_t err;
-        progress_line (r, "%s: reading the shadow records", r->o.shadow[i]);
-        if (ns_shadow_read (r->o.shadow[i], shadow_rec, &r->sh, &err) < 0)
+        char **files;
+        int n = ns_shadow_files (r->o.shadow[i], &files, &err);
+        if (n < 0)
             return die ("%s", err.text);
+        for (int k = 0; k < n && rc == 0; k++) {
+            int dup = 0;
+            for (int j = 0; j < nseen && !dup; j++)
+                dup = strcmp (seen[j], files[k]) == 0;
+            if (dup)
+                continue;
+            if (nseen == MAX_SHADOW_FILES) {
+                rc = die ("--shadow: more than %d files", MAX_SHADOW_FILES);
+                break;
+            }
+            seen[nseen++] = strdup (files[k]);
+            progress_line (r, "%s: reading the shadow records", files[k]);
+            if (ns_shadow_read (files[k], shadow_rec, &r->sh, &err) < 0)
+                rc = die ("%s", err.text);
+        }
+        ns_shadow_files_free (files, n);
     }
-    return 0;
+    r->sh.nfiles = nseen;
+    for (int j = 0; j < nseen; j++)
+        free (seen[j]);
+    return rc;
 }
 
 /* ---- text ---- */
@@ -911,6 +1095,196 @@ static char *summary (struct rep *r)
     return buf;
 }
 
+/* Partition i shows a gain: fewer core-hours held under the policy and
+ * no longer mean turnaround. */
+static int part_gains (const struct rep *r, int i)
+{
+    const struct partstat *p = &r->parts[i];
+    return p->jobs > 0 && p->core_h[1] < p->core_h[0] * (1 - 1e-3)
+           && p->turn_s[1] <= p->turn_s[0] * (1 + 1e-3);
+}
+
+static int ngains (const struct rep *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->npnames; i++)
+        n += part_gains (r, i);
+    return n;
+}
+
+/* What nodeshare-learn writes, with the scope to start with: the
+ * partitions where the replay shows gains; none: shadow mode. */
+static json_object *start_config (const struct rep *r)
+{
+    json_object *root = NULL;
+    if (copy_json (r->learned, &root) < 0 || !root)
+        return NULL;
+    if (r->npnames == 0)
+        return root;
+    if (ngains (r) == 0) {
+        json_object_object_add (root, "mode",
+                                json_object_new_string ("shadow"));
+        return root;
+    }
+    json_object *a = json_object_new_array ();
+    for (int i = 0; i < r->npnames; i++)
+        if (part_gains (r, i))
+            json_object_array_add (a, json_object_new_string (r->pnames[i]));
+    json_object_object_add (root, "partitions", a);
+    return root;
+}
+
+static const char *start_text (const struct rep *r, json_object **keep)
+{
+    *keep = start_config (r);
+    if (!*keep)
+        return ns_learned_text (r->learned);
+    return ns_learned_text (*keep);
+}
+
+/* Expected jobs a year hit by a node failure because striping spans
+ * more nodes; *how says where the rate came from.  -1: no rate. */
+static double failures_a_year (const struct rep *r, char *how, size_t size,
+                               int *upper)
+{
+    double span_h = (r->t_last - r->t_first) / 3600;
+    double lambda;
+    *upper = 0;
+    if (span_h <= 0)
+        return -1;
+    if (r->o.fail_per_year >= 0) {
+        lambda = r->o.fail_per_year / HOURS_PER_YEAR;
+        snprintf (how, size, "%g failures per node a year (given)",
+                  r->o.fail_per_year);
+    } else if (r->node_h > 0 && r->nf.jobs > 0 && r->nf.node_fail > 0) {
+        lambda = (double)r->nf.node_fail / r->node_h;
+        snprintf (how, size, "%lld NODE_FAIL jobs in %.0f node-hours of "
+                  "jobs in the dumps, %.2f per node a year",
+                  (long long)r->nf.node_fail, r->node_h,
+                  lambda * HOURS_PER_YEAR);
+    } else if (r->node_h >= HOURS_PER_YEAR && r->nf.jobs > 0) {
+        /* none seen: the 95% upper bound (rule of three), from a node-year
+         * of jobs on; below that the bound says nothing */
+        lambda = 3.0 / r->node_h;
+        *upper = 1;
+        snprintf (how, size, "no NODE_FAIL job in %.0f node-hours of jobs "
+                  "in the dumps: at most %.2f per node a year (95%%)",
+                  r->node_h, lambda * HOURS_PER_YEAR);
+    } else
+        return -1;
+    return r->extra_node_h * lambda * HOURS_PER_YEAR / span_h;
+}
+
+/* The first section: what an administrator can act on, one item a
+ * line. */
+static char *act_on (struct rep *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream (&buf, &len);
+    if (!f)
+        return NULL;
+    const struct replay *a = &r->rp[0], *b = &r->rp[1], *w = &r->rp[2];
+    char wa[32], wb[32], ww[32];
+    fmt_dur (wa, sizeof (wa), a->m.mean_wait_s);
+    fmt_dur (wb, sizeof (wb), b->m.mean_wait_s);
+    fprintf (f, "Enabling %s on this history: core-hours held %.1f instead "
+             "of %.1f (%+.1f%%), mean wait %s instead of %s", b->name,
+             b->held_core_h, a->held_core_h,
+             pct_change (a->held_core_h, b->held_core_h), wb, wa);
+    if (r->pessimistic) {
+        fmt_dur (ww, sizeof (ww), w->m.mean_wait_s);
+        fprintf (f, "; with every learned figure two standard errors "
+                 "against nodeshare: %.1f (%+.1f%%), mean wait %s.\n",
+                 w->held_core_h, pct_change (a->held_core_h, w->held_core_h),
+                 ww);
+    } else
+        fprintf (f, "; no figure was learned, so this rests on neutral "
+                 "figures: calibrate first (below).\n");
+    char how[200];
+    int upper;
+    double fy = failures_a_year (r, how, sizeof (how), &upper);
+    double days = (r->t_last - r->t_first) / 86400;
+    if (fy >= 0)
+        fprintf (f, "Node failures: the %lld jobs striped in %.1f days hold "
+                 "%.1f node-hours more than packed; at the rate of %s, "
+                 "%s%.2f more jobs a year would be requeued or lost.\n",
+                 (long long)r->striped, days, r->extra_node_h, how,
+                 upper ? "at most " : "about ", fy);
+    else
+        fprintf (f, "Node failures: the %lld jobs striped hold %.1f "
+                 "node-hours more than packed; the dumps hold %s (%.0f "
+                 "node-hours of jobs): give --node-failures-per-year for "
+                 "the jobs a year this would requeue or lose.\n",
+                 (long long)r->striped, r->extra_node_h,
+                 r->nf.jobs ? "too little history to bound the failure "
+                 "rate" : "no State column", r->node_h);
+    /* programs whose spread_speedup the history does not give */
+    double total = 0;
+    int n = 0;
+    int *ord = prog_order (r);
+    for (int i = 0; ord && i < r->nps - 1; i++) {
+        int p = ord[i];
+        if (!r->ps[p].jobs)
+            continue;
+        const char *name = ns_progtab_name (r->rprogs, p);
+        int lp = ns_progtab_lookup (r->lprogs, name);
+        ns_learn_fig_t g = lp >= 0 ? ns_learn_speedup (r->learn, lp)
+                                   : (ns_learn_fig_t){ .why =
+                                                       NS_LEARN_NO_DATA };
+        if (g.learned)
+            continue;
+        double ch = r->o.repeats * 2.0 * r->ps[p].core_s / r->ps[p].jobs
+                    / 3600;
+        total += ch;
+        if (n++ < 12)
+            fprintf (f, "Calibrate %s (%s): %d packed and %d striped runs "
+                     "of a typical job, %.1f core-hours.\n", name,
+                     ns_learn_why_name (g.why), r->o.repeats, r->o.repeats,
+                     ch);
+    }
+    free (ord);
+    if (n)
+        fprintf (f, "Calibrating the %d programs without a learned "
+                 "spread_speedup takes about %.1f core-hours "
+                 "(nodeshare-calibrate).\n", n, total);
+    else
+        fprintf (f, "Every program of the history has a learned "
+                 "spread_speedup: no calibration needed.\n");
+    if (r->npnames == 0)
+        fprintf (f, "Scope: the dumps name no partition; start with the "
+                 "nodeshare.json below.\n");
+    else if (ngains (r) == 0)
+        fprintf (f, "Scope: no partition shows a gain in the replay; start "
+                 "with \"mode\": \"shadow\" (the nodeshare.json below) and "
+                 "calibrate.\n");
+    else {
+        fprintf (f, "Scope: \"partitions\": [");
+        for (int i = 0, k = 0; i < r->npnames; i++)
+            if (part_gains (r, i))
+                fprintf (f, "%s\"%s\"", k++ ? ", " : "", r->pnames[i]);
+        fprintf (f, "], the partitions where the replay shows fewer "
+                 "core-hours held and no longer turnaround; everything else "
+                 "stays stock (the nodeshare.json below).\n");
+    }
+    if (r->machine && r->names_outside > 0)
+        fprintf (f, "%lld node names of the dumps are not in %s (ignored "
+                 "by the replay).\n", (long long)r->names_outside,
+                 r->o.slurm_conf);
+    if (r->sh.dropped_files)
+        fprintf (f, "Shadow records: %lld records up to %s UTC were dropped "
+                 "by rotation (%lld files); raise shadow.keep or "
+                 "shadow.max_bytes to keep more.\n",
+                 (long long)r->sh.dropped_records,
+                 (fmt_time (how, sizeof (how), (double)r->sh.dropped_last),
+                  how), (long long)r->sh.dropped_files);
+    if (fclose (f) != 0) {
+        free (buf);
+        return NULL;
+    }
+    return buf;
+}
+
 static void write_text (struct rep *r, FILE *f)
 {
     char a[64], b[64];
@@ -924,6 +1298,15 @@ static void write_text (struct rep *r, FILE *f)
              "%lld co-tenants only; %lld lines skipped\n",
              (long long)r->hist_jobs, (long long)r->observed,
              (long long)r->context, (long long)r->skipped);
+    char *act = act_on (r);
+    if (act) {
+        fprintf (f, "\nBefore enabling\n");
+        char *save = NULL;
+        for (char *l = strtok_r (act, "\n", &save); l;
+             l = strtok_r (NULL, "\n", &save))
+            fprintf (f, "  - %s\n", l);
+        free (act);
+    }
     char *sum = summary (r);
     if (sum) {
         fprintf (f, "\nIn short\n");
@@ -1014,14 +1397,21 @@ static void write_text (struct rep *r, FILE *f)
     if (r->o.nshadow) {
         const struct shadow_sum *s = &r->sh;
         fprintf (f, "\n5. Shadow records (%d file%s): %lld jobs, %lld placed "
-                 "differently from stock (%.1f%%)\n", r->o.nshadow,
-                 r->o.nshadow == 1 ? "" : "s", (long long)s->records,
+                 "differently from stock (%.1f%%)\n", s->nfiles,
+                 s->nfiles == 1 ? "" : "s", (long long)s->records,
                  (long long)s->differ,
                  s->records ? 100.0 * s->differ / s->records : 0.0);
         if (s->first_time >= 0) {
             fmt_time (a, sizeof (a), (double)s->first_time);
             fmt_time (b, sizeof (b), (double)s->last_time);
             fprintf (f, "  from %s to %s UTC\n", a, b);
+        }
+        if (s->dropped_files) {
+            fmt_time (a, sizeof (a), (double)s->dropped_last);
+            fprintf (f, "  records before %s UTC were dropped by rotation: "
+                     "%lld records in %lld files\n", a,
+                     (long long)s->dropped_records,
+                     (long long)s->dropped_files);
         }
         for (int k = 0; k < s->nrules; k++)
             fprintf (f, "    by rule %-26s %8lld\n", s->rules[k],
@@ -1040,10 +1430,12 @@ static void write_text (struct rep *r, FILE *f)
     }
 
     fprintf (f, "\n%d. nodeshare.json to start with (what nodeshare-learn "
-             "writes%s%s)\n", r->o.nshadow ? 6 : 5,
+             "writes, with the scope%s%s)\n", r->o.nshadow ? 6 : 5,
              r->o.json_out ? "; also in " : "",
              r->o.json_out ? r->o.json_out : "");
-    fprintf (f, "%s\n", ns_learned_text (r->learned));
+    json_object *keep;
+    fprintf (f, "%s\n", start_text (r, &keep));
+    json_object_put (keep);
 }
 
 /* ---- HTML ---- */
@@ -1248,6 +1640,19 @@ static int write_html (struct rep *r)
              (long long)r->hist_jobs, (long long)r->observed,
              (long long)r->context, (long long)r->skipped);
 
+    char *act = act_on (r);
+    if (act) {
+        fprintf (f, "<h2>Before enabling</h2>\n<ul>\n");
+        char *save = NULL;
+        for (char *l = strtok_r (act, "\n", &save); l;
+             l = strtok_r (NULL, "\n", &save)) {
+            fprintf (f, "<li>");
+            ns_xml_text (f, l);
+            fprintf (f, "</li>\n");
+        }
+        fprintf (f, "</ul>\n");
+        free (act);
+    }
     char *sum = summary (r);
     if (sum) {
         fprintf (f, "<h2>In short</h2>\n<ul>\n");
@@ -1472,6 +1877,13 @@ static int write_html (struct rep *r)
             fmt_time (b, sizeof (b), (double)s->last_time);
             fprintf (f, " From %s to %s UTC.", a, b);
         }
+        if (s->dropped_files) {
+            fmt_time (a, sizeof (a), (double)s->dropped_last);
+            fprintf (f, " Records before %s UTC were dropped by rotation "
+                     "(%lld records in %lld files).", a,
+                     (long long)s->dropped_records,
+                     (long long)s->dropped_files);
+        }
         fprintf (f, "</p>\n<div class=\"flex\">");
         count_table (f, "rule", "jobs placed differently", s->rules,
                      s->rule_n, s->nrules);
@@ -1498,8 +1910,11 @@ static int write_html (struct rep *r)
              "What nodeshare-learn writes from the same history: the "
              "learned figures under \"programs\", the evidence behind each "
              "under \"learned\". Add the identity patterns and the policy "
-             "of your configuration.</p>\n<pre>", sec);
-    ns_xml_text (f, ns_learned_text (r->learned));
+             "of your configuration; \"partitions\" (the scope) names "
+             "the partitions where the replay shows gains.</p>\n<pre>", sec);
+    json_object *keep;
+    ns_xml_text (f, start_text (r, &keep));
+    json_object_put (keep);
     fprintf (f, "</pre>\n</body>\n</html>\n");
     return close_out (f, r->o.html);
 }
@@ -1508,11 +1923,14 @@ static int write_html (struct rep *r)
 
 
 enum { OPT_MIN_OBS = 256, OPT_MIN_EXP, OPT_MAX_SE, OPT_STATE, OPT_SHADOW,
-       OPT_HTML, OPT_JSON_OUT };
+       OPT_HTML, OPT_JSON_OUT, OPT_FAILURES, OPT_REPEATS };
 
 static const struct option longopts[] = {
     { "cores", required_argument, NULL, 'C' },
     { "nodes", required_argument, NULL, 'n' },
+    { "slurm-conf", required_argument, NULL, 'S' },
+    { "node-failures-per-year", required_argument, NULL, OPT_FAILURES },
+    { "calibration-repeats", required_argument, NULL, OPT_REPEATS },
     { "config", required_argument, NULL, 'c' },
     { "policy", required_argument, NULL, 'p' },
     { "min-observations", required_argument, NULL, OPT_MIN_OBS },
@@ -1534,7 +1952,7 @@ static int parse_opts (int argc, char **argv, struct opts *o)
     int ch;
     double v;
     opterr = 0;
-    while ((ch = getopt_long (argc, argv, ":C:n:c:p:o:qhV", longopts, NULL))
+    while ((ch = getopt_long (argc, argv, ":C:n:S:c:p:o:qhV", longopts, NULL))
            != -1) {
         switch (ch) {
         case 'C':
@@ -1546,6 +1964,18 @@ static int parse_opts (int argc, char **argv, struct opts *o)
             if (parse_num ("--nodes", optarg, 1, 1000000, 1, &v) < 0)
                 return -1;
             o->nodes = (int)v;
+            break;
+        case 'S': o->slurm_conf = optarg; break;
+        case OPT_FAILURES:
+            if (parse_num ("--node-failures-per-year", optarg, 0, 1e6, 0,
+                           &o->fail_per_year) < 0)
+                return -1;
+            break;
+        case OPT_REPEATS:
+            if (parse_num ("--calibration-repeats", optarg, 1, 100, 1, &v)
+                < 0)
+                return -1;
+            o->repeats = (int)v;
             break;
         case 'c': o->config = optarg; break;
         case 'p': o->policy = optarg; break;
@@ -1588,6 +2018,24 @@ static int parse_opts (int argc, char **argv, struct opts *o)
 static int load_inputs (struct rep *r)
 {
     ns_error_t err;
+    if (!(r->names = ns_nodenames_create ()))
+        return die ("out of memory");
+    if (r->o.slurm_conf) {
+        if (!(r->machine = ns_sconf_load (r->o.slurm_conf, &err)))
+            return die ("%s", err.text), -2;
+        const ns_sconf_t *m = r->machine;
+        /* the machine's nodes first, in its order: the replay's nodes */
+        for (int i = 0; i < m->nnodes; i++) {
+            int u = m->cr_cpu ? m->nodes[i].cpus : m->nodes[i].cores;
+            if (u > r->o.cores)
+                r->o.cores = u;
+            if (ns_nodenames_add (r->names, m->nodes[i].name) != i)
+                return die ("out of memory");
+        }
+        for (int i = 0; i < m->nparts && i < MAX_PARTS; i++)
+            if (!(r->pnames[r->npnames++] = strdup (m->parts[i].name)))
+                return die ("out of memory");
+    }
     if (r->o.state) {
         json_object *nc;
         if (!(r->state = json_object_from_file (r->o.state)))
@@ -1615,13 +2063,18 @@ int main (int argc, char **argv)
 {
     struct rep r = { 0 };
     ns_learn_opts_default (&r.o.lo);
+    r.o.fail_per_year = -1;
+    r.o.repeats = 3;
     if (parse_opts (argc, argv, &r.o) < 0)
         return NS_EXIT_USAGE;
     if (optind == argc)
         return die ("no sacct dump given (see --help)"), NS_EXIT_USAGE;
-    if (!r.o.cores)
-        return die ("give --cores C: a sacct dump does not say how many "
-                    "cores a node has"), NS_EXIT_USAGE;
+    if (!r.o.cores && !r.o.slurm_conf)
+        return die ("give --cores C or --slurm-conf FILE: a sacct dump does "
+                    "not say how many cores a node has"), NS_EXIT_USAGE;
+    if (r.o.slurm_conf && (r.o.cores || r.o.nodes))
+        return die ("--slurm-conf gives the nodes and their cores: not with "
+                    "--cores or --nodes"), NS_EXIT_USAGE;
     r.ndumps = argc - optind;
     r.dumps = argv + optind;
     r.tty = isatty (STDERR_FILENO);
@@ -1636,7 +2089,7 @@ int main (int argc, char **argv)
             goto out;
     if (learn_all (&r) < 0 || replay_config (&r) < 0)
         goto out;
-    if (replay_all (&r) < 0 || read_shadow (&r) < 0)
+    if (replay_all (&r) < 0 || read_shadow (&r) < 0 || node_failures (&r) < 0)
         goto out;
     FILE *f = r.o.output ? open_out (r.o.output) : stdout;
     if (!f)
@@ -1648,7 +2101,9 @@ int main (int argc, char **argv)
         FILE *j = open_out (r.o.json_out);
         if (!j)
             goto out;
-        fprintf (j, "%s\n", ns_learned_text (r.learned));
+        json_object *keep;
+        fprintf (j, "%s\n", start_text (&r, &keep));
+        json_object_put (keep);
         if (close_out (j, r.o.json_out) < 0)
             goto out;
     }
@@ -1677,5 +2132,9 @@ out:
     ns_learn_destroy (r.learn);
     ns_progtab_destroy (r.lprogs);
     ns_config_destroy (r.ucfg);
+    ns_sconf_free (r.machine);
+    ns_nodenames_destroy (r.names);
+    for (int i = 0; i < r.npnames; i++)
+        free (r.pnames[i]);
     return rc;
 }

@@ -173,12 +173,24 @@ static int load (const struct ns_compare_args *a, struct loaded *l)
         for (int k = 0; k < nn; k++)
             r->shares[k] = (ns_share_t){ nodes[k],
                                          j.procs / nn + (k < j.procs % nn) };
+        /* the simulator's nodes are numbered: nodes are matched by
+         * number, so every name must share the first one's prefix
+         * (gpu01 and cn001 are not one node) */
+        size_t p = strcspn (j.nodelist, "0123456789[,");
+        if (p >= sizeof (l->prefix))
+            p = sizeof (l->prefix) - 1;
         if (!l->prefix[0]) {
-            size_t p = strcspn (j.nodelist, "0123456789[,");
-            if (p >= sizeof (l->prefix))
-                p = sizeof (l->prefix) - 1;
             memcpy (l->prefix, j.nodelist, p);
             l->prefix[p] = '\0';
+        } else if (strlen (l->prefix) != p
+                   || strncmp (l->prefix, j.nodelist, p) != 0) {
+            l->n++;     /* its shares are freed with the others */
+            rc = -1;
+            die ("%s: line %lld: field NodeList: '%s': expected node names "
+                 "%sN as in the lines before (the simulated nodes are "
+                 "numbered)", a->dump, (long long)j.line, j.nodelist,
+                 l->prefix);
+            break;
         }
         l->n++;
     }

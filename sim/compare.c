@@ -238,6 +238,10 @@ struct nl_ctx {
     const char *list;
     int *nodes, max, n;
     ns_error_t *err;
+    char first[64];         /* the first name, for its prefix */
+    size_t plen;            /* its prefix's length */
+    ns_nodenames_t *names;  /* by whole names (ns_nodelist_names) */
+    int fixed;
 };
 
 /* A name of the list: its trailing number is the node (nsK -> K - 1). */
@@ -261,6 +265,15 @@ static int nl_name (const char *name, void *arg)
             return ns_error_set (x->err, EINVAL, "host list '%s': node "
                                  "number too large", x->list);
     }
+    size_t plen = (size_t)(d - name);
+    if (!x->first[0]) {
+        snprintf (x->first, sizeof (x->first), "%s", name);
+        x->plen = plen;
+    } else if (plen != x->plen || strncmp (name, x->first, plen) != 0)
+        return ns_error_set (x->err, EINVAL, "host list '%s': node names "
+                             "'%s' and '%s' differ before their numbers: "
+                             "numbers alone cannot tell the nodes apart",
+                             x->list, x->first, name);
     if (v < 1)
         return ns_error_set (x->err, EINVAL, "host list '%s': node number "
                              "0: expected names numbered from 1 (ns1, ns2, "
@@ -278,6 +291,133 @@ int ns_nodelist_parse (const char *list, int *nodes, int max, ns_error_t *err)
     /* model/hostlist.c expands; more names than max stop it there */
     int rc = ns_hostlist_expand (list, max + 1, nl_name, &x, err);
     if (rc != 0)
+        return -1;
+    qsort (nodes, x.n, sizeof (int), int_cmp);
+    int u = 0;
+    for (int i = 0; i < x.n; i++)
+        if (u == 0 || nodes[u - 1] != nodes[i])
+            nodes[u++] = nodes[i];
+    return u;
+}
+
+/* ---- whole node names ---- */
+
+struct ns_nodenames {
+    char **name;
+    int n, cap;
+    int *slot;              /* open addressing: index + 1, 0 empty */
+    int nslots;             /* a power of two, > 2 n */
+};
+
+static unsigned name_hash (const char *s)
+{
+    unsigned h = 2166136261u;       /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+ns_nodenames_t *ns_nodenames_create (void)
+{
+    ns_nodenames_t *t = calloc (1, sizeof (*t));
+    if (t && !(t->slot = calloc (64, sizeof (int)))) {
+        free (t);
+        return NULL;
+    }
+    if (t)
+        t->nslots = 64;
+    return t;
+}
+
+void ns_nodenames_destroy (ns_nodenames_t *t)
+{
+    if (!t)
+        return;
+    int e = errno;
+    for (int i = 0; i < t->n; i++)
+        free (t->name[i]);
+    free (t->name);
+    free (t->slot);
+    free (t);
+    errno = e;
+}
+
+static int *find_slot (const ns_nodenames_t *t, const char *name)
+{
+    unsigned m = (unsigned)t->nslots - 1, k = name_hash (name) & m;
+    while (t->slot[k] && strcmp (t->name[t->slot[k] - 1], name) != 0)
+        k = (k + 1) & m;
+    return &t->slot[k];
+}
+
+int ns_nodenames_find (const ns_nodenames_t *t, const char *name)
+{
+    return *find_slot (t, name) - 1;
+}
+
+int ns_nodenames_add (ns_nodenames_t *t, const char *name)
+{
+    int *s = find_slot (t, name);
+    if (*s)
+        return *s - 1;
+    if (2 * (t->n + 1) >= t->nslots) {
+        int *ns = calloc ((size_t)t->nslots * 2, sizeof (int));
+        if (!ns)
+            return -1;
+        free (t->slot);
+        t->slot = ns;
+        t->nslots *= 2;
+        for (int i = 0; i < t->n; i++)
+            *find_slot (t, t->name[i]) = i + 1;
+        s = find_slot (t, name);
+    }
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 64;
+        char **nn = realloc (t->name, sizeof (*nn) * cap);
+        if (!nn)
+            return -1;
+        t->name = nn;
+        t->cap = cap;
+    }
+    if (!(t->name[t->n] = strdup (name)))
+        return -1;
+    *s = ++t->n;
+    return t->n - 1;
+}
+
+int ns_nodenames_count (const ns_nodenames_t *t)
+{
+    return t->n;
+}
+
+const char *ns_nodenames_name (const ns_nodenames_t *t, int i)
+{
+    return i >= 0 && i < t->n ? t->name[i] : NULL;
+}
+
+static int nl_whole (const char *name, void *arg)
+{
+    struct nl_ctx *x = arg;
+    int i = x->fixed ? ns_nodenames_find (x->names, name)
+                     : ns_nodenames_add (x->names, name);
+    if (i < 0 && x->fixed)
+        return ns_error_set (x->err, EINVAL, "host list '%s': node '%s' is "
+                             "not a node of the machine", x->list, name);
+    if (i < 0)
+        return ns_error_set (x->err, ENOMEM, "out of memory");
+    if (x->n >= x->max)
+        return ns_error_set (x->err, EINVAL, "host list '%s': more than %d "
+                             "nodes", x->list, x->max);
+    x->nodes[x->n++] = i;
+    return 0;
+}
+
+int ns_nodelist_names (const char *list, ns_nodenames_t *t, int fixed,
+                       int *nodes, int max, ns_error_t *err)
+{
+    struct nl_ctx x = { .list = list, .nodes = nodes, .max = max,
+                        .err = err, .names = t, .fixed = fixed };
+    if (ns_hostlist_expand (list, max + 1, nl_whole, &x, err) != 0)
         return -1;
     qsort (nodes, x.n, sizeof (int), int_cmp);
     int u = 0;

@@ -5,9 +5,11 @@
  * co-tenant columns of --csv), kept free of I/O so that unit tests reach
  * them:
  *
- *  - Slurm host lists ("ns[1-2,4],ns7") to node indices: a node name is a
- *    prefix and a number N counted from 1 (the test cluster's ns1..nsN,
- *    or node1..), its index is N - 1.
+ *  - Slurm host lists ("ns[1-2,4],ns7") to node indices, two ways: by
+ *    whole names in a table of the machine's nodes (ns_nodenames_t: the
+ *    slurm.conf's, or every name met), or, for the simulator's numbered
+ *    nodes, by number (ns1..nsN: index N - 1; one prefix only, so that
+ *    gpu01 and cn001 are never taken for one node).
  *  - Co-tenants at start: for every job that ran, the distinct programs
  *    of the other jobs on one of its nodes just after it started (a job
  *    k is one when start_k <= start_j < end_k and they share a node).  A
@@ -63,8 +65,27 @@ int ns_cotenants_equal (const ns_cotenants_t *ca, int a,
 /* Parse a Slurm host list into node indices (number - 1), sorted
  * ascending, duplicates removed.  Returns the count (<= max), or -1 with
  * err set: "host list 'X': expected ..." for malformed text, a name
- * without a number, node number 0, or more than max nodes. */
+ * without a number, names of two prefixes (gpu01,cn001), node number 0,
+ * or more than max nodes. */
 int ns_nodelist_parse (const char *s, int *nodes, int max, ns_error_t *err);
+
+/* Node names, whole, each with an index (the order they were added). */
+typedef struct ns_nodenames ns_nodenames_t;
+ns_nodenames_t *ns_nodenames_create (void);     /* NULL: ENOMEM */
+void ns_nodenames_destroy (ns_nodenames_t *t);  /* NULL is fine */
+/* The index of name, or -1 when it is not there. */
+int ns_nodenames_find (const ns_nodenames_t *t, const char *name);
+/* The index of name, added when new; -1 (ENOMEM). */
+int ns_nodenames_add (ns_nodenames_t *t, const char *name);
+int ns_nodenames_count (const ns_nodenames_t *t);
+const char *ns_nodenames_name (const ns_nodenames_t *t, int i);
+
+/* Parse a Slurm host list into the indices of its whole names in t,
+ * sorted ascending, duplicates removed; names t lacks are added, or,
+ * when fixed, an error ("host list 'X': node 'Y' is not a node of the
+ * machine").  The count (<= max), or -1 with err as ns_nodelist_parse. */
+int ns_nodelist_names (const char *s, ns_nodenames_t *t, int fixed,
+                       int *nodes, int max, ns_error_t *err);
 
 /* "2x12" for an even shape of 2 nodes with 12 cores each, "20+4" for an
  * uneven one (largest first), "-" for none. */

@@ -193,7 +193,7 @@ expect "no --cores" 2 "give --cores C" "$tmp/exclusive.txt"
 expect "no dump" 2 "no sacct dump given" -C 24
 expect "bad --policy" 1 "--policy" -C 24 -p nonsense "$tmp/exclusive.txt"
 expect "missing dump" 1 "nope.txt" -C 24 "$tmp/nope.txt"
-expect "--nodes below the dump's nodes" 1 "--nodes 2: the dumps name node number 8" \
+expect "--nodes below the dump's nodes" 1 "--nodes 2: the dumps name 8 distinct nodes" \
     -q -C 24 -n 2 "$tmp/exclusive.txt"
 expect "help" 0 "Usage: nodeshare-report" --help
 tap_end

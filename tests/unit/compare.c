@@ -48,6 +48,58 @@ static void hostlists (void)
             "a trailing comma");
     is_str (parse (""), "empty host list", "empty");
     is_str (parse ("ns[1-2],ns[2-3]"), "0,1,2", "overlapping ranges");
+    /* issue 30: gpu01 and cn001 are two nodes, not node 0 twice */
+    is_str (parse ("gpu01,cn001"), "host list 'gpu01,cn001': node names "
+            "'gpu01' and 'cn001' differ before their numbers: numbers alone "
+            "cannot tell the nodes apart", "two prefixes refused");
+}
+
+/* Whole names: "i,j" in the table t, or the error text. */
+static const char *whole (ns_nodenames_t *t, int fixed, const char *s)
+{
+    static char out[512];
+    int nodes[16];
+    ns_error_t err;
+    int n = ns_nodelist_names (s, t, fixed, nodes, 16, &err);
+    if (n < 0) {
+        snprintf (out, sizeof (out), "%s", err.text);
+        return out;
+    }
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n; i++)
+        len += snprintf (out + len, sizeof (out) - len, "%s%d", i ? "," : "",
+                         nodes[i]);
+    return out;
+}
+
+static void wholenames (void)
+{
+    ns_nodenames_t *t = ns_nodenames_create ();
+    is_str (whole (t, 0, "gpu01,cn001"), "0,1", "gpu01 and cn001: two "
+            "nodes (issue 30)");
+    is_str (whole (t, 0, "cn[001-002]"), "1,2", "cn001 again, cn002 new");
+    is_str (whole (t, 0, "cn1"), "3", "cn1 is not cn001");
+    is_str (whole (t, 1, "gpu01,cn002"), "0,2", "fixed: known names");
+    is_str (whole (t, 1, "gpu02"), "host list 'gpu02': node 'gpu02' is not "
+            "a node of the machine", "fixed: an unknown name refused");
+    is_int (ns_nodenames_count (t), 4, "four names");
+    is_str (ns_nodenames_name (t, 3), "cn1", "names kept in order");
+    ok (ns_nodenames_name (t, 4) == NULL, "no name past the count");
+    /* the table grows past its first slots */
+    char name[32];
+    int bad = 0;
+    for (int i = 0; i < 5000; i++) {
+        snprintf (name, sizeof (name), "n%05d", i);
+        bad += ns_nodenames_add (t, name) != 4 + i;
+    }
+    for (int i = 0; i < 5000; i++) {
+        snprintf (name, sizeof (name), "n%05d", i);
+        bad += ns_nodenames_find (t, name) != 4 + i;
+    }
+    is_int (bad, 0, "5000 names added and found again");
+    is_int (ns_nodenames_find (t, "n5000"), -1, "an absent name");
+    ns_nodenames_destroy (t);
 }
 
 static const char *cot (const ns_cotenants_t *ct, int i)
@@ -128,6 +180,7 @@ int main (void)
 {
     plan_no_plan ();
     hostlists ();
+    wholenames ();
     cotenants ();
     shapes ();
     return done_testing ();
