@@ -185,6 +185,25 @@ json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
     return root;
 }
 
+int ns_learned_count (const ns_learn_t *l, const ns_progtab_t *progs,
+                      ns_learn_why_t why)
+{
+    int np = ns_progtab_count (progs), n = 0;
+    for (int p = 0; p < np; p++) {
+        if (ns_learn_njobs (l, p) == 0)
+            continue;
+        for (int q = NS_LEARN_SPEEDUP; q < np; q++) {
+            if (q == NS_PROGRAM_UNKNOWN)
+                continue;
+            ns_learn_fig_t f = q == NS_LEARN_SPEEDUP
+                                   ? ns_learn_speedup (l, p)
+                                   : ns_learn_slowdown (l, p, q);
+            n += f.n > 0 && !f.learned && f.why == why;
+        }
+    }
+    return n;
+}
+
 const char *ns_learned_text (json_object *root)
 {
     return json_object_to_json_string_ext (

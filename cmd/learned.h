@@ -27,6 +27,11 @@ json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
                               const struct ns_learned_input *in,
                               int *nlearned, int *nleft);
 
+/* After ns_learn_fit (): how many figures of the programs in progs that
+ * some job was exposed to (n > 0) are not learned for the reason why. */
+int ns_learned_count (const ns_learn_t *l, const ns_progtab_t *progs,
+                      ns_learn_why_t why);
+
 /* The JSON text as nodeshare-learn writes it (pretty, spaced, no escaped
  * slashes); valid while root lives. */
 const char *ns_learned_text (json_object *root);

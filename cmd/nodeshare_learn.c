@@ -142,9 +142,19 @@ static int report (const ns_learn_t *l, const ns_progtab_t *progs,
     else
         rc = fprintf (out, "%s\n", ns_learned_text (root)) < 0 ? -1 : 0;
     json_object_put (root);
-    if (!o->quiet)
-        fprintf (stderr, PROG ": %d figures learned, %d left neutral\n",
+    if (!o->quiet) {
+        fprintf (stderr, PROG ": %d figures learned, %d left neutral",
                  nlearned, nleft);
+        const char *sep = " (";
+        for (int w = NS_LEARN_UNIDENTIFIED; w <= NS_LEARN_UNCERTAIN; w++) {
+            int c = ns_learned_count (l, progs, (ns_learn_why_t)w);
+            if (c) {
+                fprintf (stderr, "%s%d %s", sep, c, ns_learn_why_name (w));
+                sep = ", ";
+            }
+        }
+        fprintf (stderr, "%s\n", *sep == ',' ? ")" : "");
+    }
     return rc;
 }
 
