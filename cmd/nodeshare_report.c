@@ -1273,11 +1273,12 @@ static char *act_on (struct rep *r)
                  r->o.slurm_conf);
     if (r->sh.dropped_files)
         fprintf (f, "Shadow records: %lld records up to %s UTC were dropped "
-                 "by rotation (%lld files); raise shadow.keep or "
+                 "by rotation (%lld file%s); raise shadow.keep or "
                  "shadow.max_bytes to keep more.\n",
                  (long long)r->sh.dropped_records,
                  (fmt_time (how, sizeof (how), (double)r->sh.dropped_last),
-                  how), (long long)r->sh.dropped_files);
+                  how), (long long)r->sh.dropped_files,
+                 r->sh.dropped_files == 1 ? "" : "s");
     if (fclose (f) != 0) {
         free (buf);
         return NULL;
@@ -1409,9 +1410,10 @@ static void write_text (struct rep *r, FILE *f)
         if (s->dropped_files) {
             fmt_time (a, sizeof (a), (double)s->dropped_last);
             fprintf (f, "  records before %s UTC were dropped by rotation: "
-                     "%lld records in %lld files\n", a,
+                     "%lld records in %lld file%s\n", a,
                      (long long)s->dropped_records,
-                     (long long)s->dropped_files);
+                     (long long)s->dropped_files,
+                     s->dropped_files == 1 ? "" : "s");
         }
         for (int k = 0; k < s->nrules; k++)
             fprintf (f, "    by rule %-26s %8lld\n", s->rules[k],
@@ -1880,9 +1882,10 @@ static int write_html (struct rep *r)
         if (s->dropped_files) {
             fmt_time (a, sizeof (a), (double)s->dropped_last);
             fprintf (f, " Records before %s UTC were dropped by rotation "
-                     "(%lld records in %lld files).", a,
+                     "(%lld records in %lld file%s).", a,
                      (long long)s->dropped_records,
-                     (long long)s->dropped_files);
+                     (long long)s->dropped_files,
+                     s->dropped_files == 1 ? "" : "s");
         }
         fprintf (f, "</p>\n<div class=\"flex\">");
         count_table (f, "rule", "jobs placed differently", s->rules,

@@ -189,6 +189,117 @@ else
     fail "real sacct dump: exit $rc"; sed 's/^/#   /' "$tmp/real.out" | head -30
 fi
 
+# The first section: what enabling would change with its uncertainty,
+# node failures, calibration, scope.
+if awk '/^Before enabling$/ { on = 1; next } on && /^$/ { exit }
+        on && /^  - Enabling mixed on this history: core-hours held/ &&
+              /two standard errors against nodeshare/ { a = 1 }
+        on && /^  - Node failures: the [0-9]+ jobs striped/ { b = 1 }
+        on && /^  - Every program of the history has a learned spread_speedup/ { c = 1 }
+        on && /^  - Scope: the dumps name no partition/ { d = 1 }
+        END { exit !(a && b && c && d) }' "$tmp/out"; then
+    pass "first section: the change with -2 se, failures, calibration, scope"
+else
+    fail "first section"; sed -n '/^Before/,/^$/p' "$tmp/out" | sed 's/^/#   /'
+fi
+grep -qF "<h2>Before enabling</h2>" "$h" && pass "HTML: first section" \
+    || fail "HTML lacks the first section"
+
+# The real dump: its 4 programs have no learned spread_speedup; each
+# calibration is 3 packed and 3 striped runs of a typical job.
+if grep -q "^  - Calibrate LAM (not identified by the history): 3 packed and 3 striped runs of a typical job, 1.3 core-hours" "$tmp/real.out" \
+   && grep -q "^  - Calibrating the 4 programs without a learned spread_speedup takes about 3.7 core-hours" "$tmp/real.out"; then
+    pass "calibration: 4 programs, 3.7 core-hours"
+else
+    fail "calibration"; sed -n '/^Before/,/^$/p' "$tmp/real.out" | sed 's/^/#   /'
+fi
+
+# Node failures: 5 NODE_FAIL jobs in the history give the rate; a given
+# rate F gives extra node-hours x F / (hours of the history).
+awk -F'|' 'NR > 1 && NR <= 6 { $11 = "NODE_FAIL" } 1' OFS='|' \
+    "$tmp/mixed.txt" >"$tmp/nf.txt"
+"$report" -q -C 24 -c "$tmp/known.json" "$tmp/nf.txt" >"$tmp/nf.out" 2>&1
+if grep -q "at the rate of 5 NODE_FAIL jobs in [0-9]* node-hours of jobs in the dumps" "$tmp/nf.out"; then
+    pass "node failures: 5 NODE_FAIL jobs read from the dump"
+else
+    fail "node failures from the dump"; grep "Node failures" "$tmp/nf.out" | sed 's/^/#   /'
+fi
+"$report" -q -C 24 -c "$tmp/known.json" --node-failures-per-year 2 \
+    "$tmp/mixed.txt" >"$tmp/nf2.out" 2>&1
+if grep "Node failures" "$tmp/nf2.out" | awk '{
+        for (i = 1; i <= NF; i++) {
+            if ($i == "in" && $(i + 2) == "days") d = $(i + 1)
+            if ($(i + 1) == "node-hours" && $(i + 2) == "more") x = $i
+            if ($i == "about") y = $(i + 1) }
+        want = x * 2 / (d * 24)
+        exit !(index($0, "2 failures per node a year (given)") && d > 0 &&
+               y > 0 && (y - want) ^ 2 < (0.01 * want + 0.01) ^ 2) }'; then
+    pass "node failures: a given rate, extra node-hours x rate / history"
+else
+    fail "node failures, given rate"; grep "Node failures" "$tmp/nf2.out" | sed 's/^/#   /'
+fi
+
+# Whole node names: gpu01 and cn001 are two nodes (issue 30).
+printf '%s\n' 'JobIDRaw|JobName|Submit|Start|End|ElapsedRaw|Timelimit|AllocCPUS|NNodes|NodeList|State' \
+    '1|A|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:10:00|600|20|24|1|gpu01|COMPLETED' \
+    '2|A|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:10:00|600|20|24|1|cn001|COMPLETED' \
+    >"$tmp/names.txt"
+out=$("$report" -q -C 24 "$tmp/names.txt" 2>&1)
+if printf '%s\n' "$out" | grep -q "replayed on 2 nodes x 24 cores"; then
+    pass "gpu01 and cn001: two nodes"
+else
+    fail "whole names: $(printf '%s\n' "$out" | head -3)"
+fi
+
+# --slurm-conf: the machine and its partitions; the scope names the
+# partition where the replay gains.
+cat >"$tmp/slurm.conf" <<'EOT'
+SelectTypeParameters=CR_Core_Memory
+DefMemPerCPU=1000
+NodeName=ns[1-8] CPUs=24 RealMemory=128000 Weight=1
+PartitionName=batch Nodes=ns[1-8] Default=YES
+PartitionName=debug Nodes=ns[1-2]
+EOT
+awk -F'|' 'NR == 1 { print $0 "|Partition"; next } { print $0 "|batch" }' \
+    "$tmp/mixed.txt" >"$tmp/part.txt"
+"$report" -q -S "$tmp/slurm.conf" -c "$tmp/known.json" \
+    --json-out "$tmp/scoped.json" "$tmp/part.txt" >"$tmp/sc.out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q "replayed on 8 nodes x 24 cores" "$tmp/sc.out" \
+   && grep -q '^  - Scope: "partitions": \["batch"\], the partitions where' "$tmp/sc.out" \
+   && tr -d ' \n' <"$tmp/scoped.json" | grep -q '"partitions":\["batch"\]'; then
+    pass "--slurm-conf: 8 nodes, scope [\"batch\"] in the text and --json-out"
+else
+    fail "--slurm-conf: exit $rc"; sed -n '1,14p' "$tmp/sc.out" | sed 's/^/#   /'
+fi
+expect "--slurm-conf with --cores" 2 "--slurm-conf gives the nodes" \
+    -q -S "$tmp/slurm.conf" -C 24 "$tmp/part.txt"
+printf 'NodeName=ns1 CPUs=x\n' >"$tmp/bad.conf"
+expect "--slurm-conf: a bad line" 2 "bad.conf" -q -S "$tmp/bad.conf" "$tmp/part.txt"
+
+# Rotated shadow records: FILE.2 (plain), FILE.1.gz, FILE, read oldest
+# first; the "dropped" line is reported.
+printf '%s\n' '{"time":1732470000,"job":1,"differs":true,"rule":"stripe-empty"}' \
+    >"$tmp/rot.jsonl.2"
+printf '%s\n' '{"time":1732475000,"job":2,"differs":false}' | gzip -c \
+    >"$tmp/rot.jsonl.1.gz"
+printf '%s\n' '{"time":1732480000,"dropped":"rot.jsonl.3.gz","records":500,"first":1732400000,"last":1732460000}' \
+    '{"time":1732480001,"job":3,"differs":true,"rule":"stripe-empty"}' \
+    >"$tmp/rot.jsonl"
+"$report" -q -C 24 --shadow "$tmp/rot.jsonl" "$tmp/exclusive.txt" \
+    >"$tmp/rot.out" 2>&1
+if grep -q "^5\. Shadow records (3 files): 3 jobs, 2 placed differently" "$tmp/rot.out" \
+   && grep -q "from 2024-11-24 17:40 to 2024-11-24 20:26 UTC" "$tmp/rot.out" \
+   && grep -q "records before 2024-11-24 14:53 UTC were dropped by rotation: 500 records in 1 file$" "$tmp/rot.out" \
+   && grep -q "^  - Shadow records: 500 records up to 2024-11-24 14:53 UTC were dropped by rotation (1 file)" "$tmp/rot.out"; then
+    pass "shadow: the live file and its rotated ones, what rotation dropped"
+else
+    fail "rotated shadow records"; sed -n '/^5\./,/^6\./p' "$tmp/rot.out" | sed 's/^/#   /'
+fi
+head -c 20 "$tmp/rot.jsonl.1.gz" >"$tmp/cut.jsonl.gz"
+expect "shadow: a cut gzip file" 1 "cut.jsonl.gz:1:" \
+    -q -C 24 --shadow "$tmp/cut.jsonl.gz" "$tmp/exclusive.txt"
+
 expect "no --cores" 2 "give --cores C" "$tmp/exclusive.txt"
 expect "no dump" 2 "no sacct dump given" -C 24
 expect "bad --policy" 1 "--policy" -C 24 -p nonsense "$tmp/exclusive.txt"
