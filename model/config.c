@@ -135,7 +135,7 @@ const ns_identity_t *ns_config_identity (const ns_config_t *cfg)
 
 const ns_learn_conf_t *ns_config_learn (const ns_config_t *cfg)
 {
-    static const ns_learn_conf_t off = { 0, 5, 20000, 0.05, 60 };
+    static const ns_learn_conf_t off = { 0, 5, 20000, 0.05, 60, 0 };
     return cfg ? &cfg->learn : &off;
 }
 
@@ -823,6 +823,14 @@ static int read_learn_max_se (struct reader *r, json_object *v)
                        &r->cfg->learn.max_se);
 }
 
+static int read_learn_explore (struct reader *r, json_object *v)
+{
+    if (!json_object_is_type (v, json_type_boolean))
+        return ns_jr_fail_got (&r->j, v, "true or false");
+    r->cfg->learn.explore = json_object_get_boolean (v);
+    return 0;
+}
+
 static int read_learn_save_every (struct reader *r, json_object *v)
 {
     int64_t i;
@@ -838,6 +846,7 @@ static const struct key learn_keys[] = {
     { "max_observations", read_learn_max_obs },
     { "max_se", read_learn_max_se },
     { "save_every", read_learn_save_every },
+    { "explore", read_learn_explore },
     { NULL, NULL },
 };
 
@@ -845,7 +854,7 @@ static int read_learn (struct reader *r, json_object *v)
 {
     if (!json_object_is_type (v, json_type_object))
         return ns_jr_fail_got (&r->j, v, "an object with enabled, min_observations, "
-                         "max_observations, max_se, save_every");
+                         "max_observations, max_se, save_every, explore");
     return read_object (r, v, learn_keys);
 }
 

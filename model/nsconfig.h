@@ -81,6 +81,9 @@ typedef struct {
     double max_se;          /* default 0.05 */
     int save_every;         /* s between state writes, default 60; 0: at
                                every observation */
+    int explore;            /* stripe a job of a program without a figure
+                               when nothing waits that could use the
+                               nodes, to learn it; default false */
 } ns_learn_conf_t;
 
 /* "mode": the select plugin decides (normal) or only records what it

@@ -950,6 +950,15 @@ static int falls_back (const ns_policy_t *pol, const ns_request_t *r)
            && r->waited >= pol->fallback_after && !explicit_shape (r);
 }
 
+/* An exploring request (NS_REQ_EXPLORE) of a program without a given
+ * spread_speedup. */
+static int exploring (const struct decide *d)
+{
+    const ns_request_t *r = d->req;
+    return (r->flags & NS_REQ_EXPLORE) && r->program != NS_PROGRAM_UNKNOWN
+           && d->m && !ns_interf_given_speedup (d->m, r->program);
+}
+
 /* Does the sharing policy leave this job to packing, and why?
  * (design.md section 2: the rules apply where the model predicts a gain) */
 static ns_pack_why_t pack_reason (const struct decide *d)
@@ -971,7 +980,7 @@ static ns_pack_why_t pack_reason (const struct decide *d)
     if (r->ntasks == 1)
         return NS_PACK_ONE_TASK;
     double speedup = d->m ? ns_interf_speedup (d->m, r->program) : 1.0;
-    if (!(speedup > 1.0 + pol->stripe_margin))
+    if (!(speedup > 1.0 + pol->stripe_margin) && !exploring (d))
         return NS_PACK_NO_GAIN;
     if ((r->flags & NS_REQ_NO_REQUEUE) && !pol->stripe_no_requeue)
         return NS_PACK_NO_REQUEUE;
@@ -1044,6 +1053,8 @@ static ns_verdict_t shape (struct decide *d, int fallback)
         d->striped = w > minimal;
         d->width = (int)w;
         d->rule = NS_RULE_STRIPE_EMPTY;
+        if (exploring (d))
+            d->shares_nodes = 0;    /* alone: what the figure needs */
     }
     d->no_stripe = d->rule == NS_RULE_STRIPE_EMPTY ? r->no_stripe : NULL;
     /* Memory and cores per node (design.md 7.2): --mem is the job's

@@ -79,6 +79,11 @@ enum {
                                stripe_no_requeue allows a stripe */
     NS_REQ_OUT_OF_SCOPE = 8, /* outside nodeshare's scope (its partition,
                                account or QOS): placed as pack places it */
+    NS_REQ_EXPLORE = 16,    /* the program has no spread_speedup given and
+                               nothing waits that could use the nodes:
+                               striped over empty nodes only, as if it
+                               gained, so that its figure is learned (the
+                               caller packs it when that fails) */
 };
 
 typedef struct {

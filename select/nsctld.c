@@ -723,6 +723,32 @@ static const char *beyond_model (const job_record_t *job)
     return NULL;
 }
 
+/* "learn": {"explore": true}: may this job, of a program without a
+ * spread_speedup given or learned, be striped to learn it?  Only when no
+ * other job waits (pending, not held) in a partition that shares a node
+ * with the job's: then the stripe takes nothing from a waiting job. */
+static int explores (const job_record_t *job, int program)
+{
+    const ns_learn_conf_t *lc = ns_config_learn (S.cfg);
+    if (!lc->enabled || !lc->explore || !S.learn
+        || program == NS_PROGRAM_UNKNOWN
+        || ns_interf_given_speedup (model_now (), program) || !job_list
+        || !job->part_ptr || !job->part_ptr->node_bitmap)
+        return 0;
+    list_itr_t *it = list_iterator_create (job_list);
+    job_record_t *other;
+    int waits = 0;
+    while (!waits && (other = list_next (it))) {
+        if (other == job || !IS_JOB_PENDING (other) || !other->priority)
+            continue;
+        waits = !other->part_ptr || !other->part_ptr->node_bitmap
+                || bit_overlap_any (other->part_ptr->node_bitmap,
+                                    job->part_ptr->node_bitmap);
+    }
+    list_iterator_destroy (it);
+    return !waits;
+}
+
 /* The scope list of nodeshare.json that leaves the job out (its
  * partition, account or QOS), or -1 when nodeshare acts on it. */
 static int out_of_scope (const job_record_t *job)
@@ -1238,9 +1264,19 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
         if (rc == SLURM_SUCCESS) {
             ji->placed = 1;
             ji->flags = pl->flags;
+            int explored = (r->flags & NS_REQ_EXPLORE) && is_striped (pl);
             decision (is_striped (pl) ? "stripe" : "place",
-                      ns_rule_name (pl->rule));
-            log_once_nodes (ji, pl->explain, c->bitmap);
+                      explored ? "explore" : ns_rule_name (pl->rule));
+            if (explored) {
+                char *line = xstrdup_printf (
+                    "%s (exploring: no spread_speedup for its program, and "
+                    "no waiting job could use these nodes)", pl->explain);
+                log_once_nodes (ji, line, c->bitmap);
+                xfree (line);
+            }
+            else {
+                log_once_nodes (ji, pl->explain, c->bitmap);
+            }
             return rc;
         }
         /* The floor: slurmctld knows more than the model (memory, cores
@@ -1489,10 +1525,21 @@ static int decide (const struct call *c, int run_now, int *waits)
     }
 
     build_request (job, ji, c, &r);
+    if (run_now && explores (job, r.program))
+        r.flags |= NS_REQ_EXPLORE;
     if (ns_place (S.cl, ns_config_policy (S.cfg), model_now (),
                   ns_config_progtab (S.cfg), &r, S.pl, &err) < 0) {
         log_error_once (job, err.text);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+    }
+    if ((r.flags & NS_REQ_EXPLORE) && S.pl->verdict != NS_PLACED) {
+        /* No empty nodes for it alone: as if it had not explored. */
+        r.flags &= ~NS_REQ_EXPLORE;
+        if (ns_place (S.cl, ns_config_policy (S.cfg), model_now (),
+                      ns_config_progtab (S.cfg), &r, S.pl, &err) < 0) {
+            log_error_once (job, err.text);
+            return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
+        }
     }
     if (stocks (S.pl)) {
         /* Packed as stock Slurm packs it: cons_tres decides, whether it

@@ -31,7 +31,7 @@ top_builddir=${top_builddir:-$top_srcdir}
 . "$top_srcdir/tests/slurm/lib.sh"
 
 ns_cluster_can_run >/dev/null || tap_skip_all "$(ns_cluster_can_run)"
-ns_plugin_scenario scope lmp_serial
+ns_plugin_scenario scope lmp_serial cp2k_popt
 
 NS_SLURM_CONF_EXTRA="GresTypes=gpu
 PartitionName=other Nodes=ALL MaxTime=INFINITE State=UP OverSubscribe=NO"
@@ -229,6 +229,33 @@ j=$(phase nodeshare gresok -n 24)
 tap_like "$(cat "$scratch/nodeshare.gresok")" '^ns\[1-2\] 0-5,12-17 $' \
     "stripe_gres_nodes: LAM 24 tasks striped 12 + 12 over ns1 and ns2"
 done_phase "$j" "$f1" "$f2"
+
+# "learn": {"explore": true}: a job of a program without a figure (CP2K)
+# is striped alone when no job waits that could use the nodes, and
+# packed as stock when one does.
+config '"learn": { "enabled": true, "explore": true },' \
+    >"$NS_CLUSTER_DIR/nodeshare.json"
+ns_cluster_reconfigure
+tap_ok $? "reconfigure with \"learn\": {\"enabled\": true, \"explore\": true}"
+j=$(ns_sbatch -o /dev/null -t 5 -J cp2k_popt -n 24 \
+        --wrap "exec $scratch/bin/cp2k_popt 300")
+ns_poll 30 ns_all_state RUNNING "$j"
+tap_is "$(ns_job_cpus_per_node "$j" | tr '\n' ' ')" "12 12 " \
+    "explore: CP2K (no figure), nothing waiting: striped 12 + 12"
+tap_like "$(grep "nodeshare: job $j " "$log")" \
+    "by stripe-empty.*\(exploring: no spread_speedup for its program, and no waiting job could use these nodes\)" \
+    "  log: exploring"
+f1=$(phase nodeshare f1 -n 24 -w ns1)
+big=$(ns_sbatch -o /dev/null -t 5 -J lmp_serial -n 96 --nice=10000 --wrap "exec $scratch/bin/lmp_serial 300")
+ns_poll 30 sh -c "squeue -h -j $big -o %r | grep -q Resources"
+j2=$(ns_sbatch -o /dev/null -t 5 -J cp2k_popt -n 24 \
+        --wrap "exec $scratch/bin/cp2k_popt 300")
+ns_poll 30 ns_all_state RUNNING "$j2"
+tap_is "$(ns_job_cpus_per_node "$j2" | tr '\n' ' ')" "24 " \
+    "explore: a job waits (96 tasks, Resources, lower priority): the next CP2K job is packed (24)"
+tap_like "$(grep "nodeshare: job $j2 " "$log")" "\(pack: no predicted gain\)" \
+    "  log: pack, no predicted gain"
+done_phase "$j" "$j2" "$f1" "$big"
 
 ns_cluster_stop
 tap_done
