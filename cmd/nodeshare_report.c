@@ -1213,7 +1213,7 @@ static char *act_on (struct rep *r)
                  upper ? "at most " : "about ", fy);
     else
         fprintf (f, "Node failures: the %lld jobs striped hold %.1f "
-                 "node-hours more than packed; the dumps hold %s (%.0f "
+                 "node-hours more than packed; the dumps hold %s (%.1f "
                  "node-hours of jobs): give --node-failures-per-year for "
                  "the jobs a year this would requeue or lose.\n",
                  (long long)r->striped, r->extra_node_h,
