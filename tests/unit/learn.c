@@ -747,7 +747,7 @@ static void test_property (int trials)
 {
     ns_error_t err;
     int reported = 0, bad_value = 0, bad_ident = 0, unident = 0;
-    int complete_miss = 0, complete_want = 0;
+    int complete_miss = 0, complete_want = 0, disagree = 0;
     double worst_z = 0;
     for (int tr = 0; tr < trials; tr++) {
         int np = 2 + (int)(prand () * (PMAX - 1));
@@ -812,6 +812,11 @@ static void test_property (int trials)
                 double truth = k == 1 ? u[p] : s[p][k - 2];
                 int id = oracle_identified (&h, p, k);
                 unident += !id;
+                if (f.n > 0 && f.identified != id) {
+                    disagree++;
+                    diag ("trial %d: program %d figure %d: identified %d, "
+                          "the oracle says %d", tr, p, k, f.identified, id);
+                }
                 if (id && f.n >= 5 && pure) {
                     complete_want++;
                     if (!f.learned) {
@@ -859,6 +864,8 @@ static void test_property (int trials)
         "and meet unidentified ones (%d)", reported, unident);
     is_int (bad_ident, 0, "no figure the history does not identify is "
             "ever learned");
+    is_int (disagree, 0, "the learner's design and the oracle's rank "
+            "agree on every figure a job was exposed to");
     is_int (bad_value, 0, "every learned figure within 4 standard errors "
             "+ 0.002 of the truth");
     is_int (complete_miss, 0, "without noise and with co-tenants for whole "
