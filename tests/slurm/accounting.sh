@@ -154,6 +154,17 @@ accounting () {
     tap_is "$(field "$f" "$a" NNodes) $(field "$f" "$a" JobName)" "2 lmp_serial" \
         "  sacct job $a: NNodes 2 (striped), JobName lmp_serial"
     tap_like "$(field "$f" "$x" State)" '^CANCELLED' "  sacct job $x (cancelled while pending): CANCELLED"
+    # The decision reaches accounting: AdminComment, and nodeshare-why
+    # reads it back from sacct once slurmctld has forgotten the job.
+    ac=$(sacct -n -P -X -j "$a" -o AdminComment 2>/dev/null | head -n 1)
+    tap_like "$ac" "^\[nodeshare\] job $a \(LAM, 24 cores\) \[twins\]: .* by stripe-empty.* -> ns" \
+        "  sacct job $a: AdminComment holds nodeshare's decision (striped)"
+    tap_like "$(sacct -n -P -X -j "$c" -o AdminComment 2>/dev/null | head -n 1)" \
+        "^\[nodeshare\] job $c .*placed by cons_tres as stock Slurm would \(pack: small job\)" \
+        "  sacct job $c: AdminComment: packed as stock (small job)"
+    why=$("$top_srcdir/cmd/nodeshare-why" --accounting "$a" 2>&1)
+    tap_like "$why" "^$a COMPLETED nodeshare: job $a .* by stripe-empty.*depends on all of its nodes" \
+        "  nodeshare-why --accounting $a (what sacct says once slurmctld forgot the job): $why"
     out=$("$sim" -q -n 4 -C 24 -c "$scratch/nodeshare.json" -p twins --json - "$f" 2>&1)
     tap_ok $? "nodeshare-sim replays the real sacct dump"
     # The job cancelled while pending has Start = End: a job of 0 s.

@@ -180,8 +180,9 @@ done_phase "$j"
 # The metrics file.
 tap_is "$(stat -c %a "$prom" 2>/dev/null)" 644 "metrics file $prom, mode 0644"
 sed 's/^/#   /' "$prom"
-if python3 -c 'import prometheus_client' 2>/dev/null; then
-    parsed=$(python3 - "$prom" <<'EOF'
+# Debian's python3 (python3-prometheus-client), not another in PATH.
+if /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
+    parsed=$(/usr/bin/python3 - "$prom" <<'EOF'
 import sys
 from prometheus_client.parser import text_string_to_metric_families
 n = 0
