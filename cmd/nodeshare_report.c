@@ -1175,6 +1175,54 @@ static double failures_a_year (const struct rep *r, char *how, size_t size,
     return r->extra_node_h * lambda * HOURS_PER_YEAR / span_h;
 }
 
+static int same_str (const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp (a, b) == 0);
+}
+
+/* The slurm.conf's node types (CPUs, memory, weight, features, GRES)
+ * with their counts, and its partitions, on one line. */
+static void machine_line (const struct rep *r, FILE *f)
+{
+    const ns_sconf_t *m = r->machine;
+    int type[16], count[16], nt = 0, more = 0;
+    for (int i = 0; i < m->nnodes; i++) {
+        const ns_sconf_node_t *a = &m->nodes[i];
+        int k;
+        for (k = 0; k < nt; k++) {
+            const ns_sconf_node_t *b = &m->nodes[type[k]];
+            if (a->cpus == b->cpus && a->mem == b->mem
+                && a->weight == b->weight
+                && same_str (a->features, b->features)
+                && same_str (a->gres, b->gres))
+                break;
+        }
+        if (k < nt)
+            count[k]++;
+        else if (nt < 16) {
+            type[nt] = i;
+            count[nt++] = 1;
+        } else
+            more++;
+    }
+    fprintf (f, "Machine (%s): %d nodes:", r->o.slurm_conf, m->nnodes);
+    for (int k = 0; k < nt; k++) {
+        const ns_sconf_node_t *b = &m->nodes[type[k]];
+        fprintf (f, "%s %d x %d CPUs, %lld MB, weight %u%s%s%s%s", k ? ";" : "",
+                 count[k], b->cpus, (long long)b->mem, b->weight,
+                 b->features ? ", features " : "",
+                 b->features ? b->features : "", b->gres ? ", GRES " : "",
+                 b->gres ? b->gres : "");
+    }
+    if (more)
+        fprintf (f, "; %d more of other types", more);
+    fprintf (f, "; partitions");
+    for (int k = 0; k < m->nparts; k++)
+        fprintf (f, "%s %s (%d nodes)", k ? "," : "", m->parts[k].name,
+                 m->parts[k].nnodes_in);
+    fprintf (f, "%s.\n", m->nparts ? "" : " none");
+}
+
 /* The first section: what an administrator can act on, one item a
  * line. */
 static char *act_on (struct rep *r)
@@ -1186,6 +1234,8 @@ static char *act_on (struct rep *r)
         return NULL;
     const struct replay *a = &r->rp[0], *b = &r->rp[1], *w = &r->rp[2];
     char wa[32], wb[32], ww[32];
+    if (r->machine)
+        machine_line (r, f);
     fmt_dur (wa, sizeof (wa), a->m.mean_wait_s);
     fmt_dur (wb, sizeof (wb), b->m.mean_wait_s);
     fprintf (f, "Enabling %s on this history: core-hours held %.1f instead "

@@ -22,6 +22,7 @@ struct nattr {
     int64_t cpus, boards, sockets, sockets_per_board, cores_per_socket,
         threads, mem, weight;   /* -1: not given */
     char *features;
+    char *gres;
 };
 
 struct pattr {
@@ -160,7 +161,9 @@ static int node_key (struct parser *p, struct nattr *a, const char *k,
         }
     if (strcasecmp (k, "Features") == 0 || strcasecmp (k, "Feature") == 0)
         return set_str (p, &a->features, v);
-    return 0;   /* NodeAddr, Port, State, Gres, ...: not the machine's */
+    if (strcasecmp (k, "Gres") == 0)
+        return set_str (p, &a->gres, v);
+    return 0;   /* NodeAddr, Port, State, ...: not the machine's */
 }
 
 static int64_t given (int64_t v, int64_t dflt)
@@ -218,16 +221,15 @@ static int add_node_ (const char *name, void *arg)
     nd->mem = given (a->mem, given (d->mem, 1));
     nd->weight = (uint32_t)given (a->weight, given (d->weight, 1));
     const char *f = a->features ? a->features : d->features;
+    const char *g = a->gres ? a->gres : d->gres;
     nd->name = strdup (name);
     nd->features = f ? strdup (f) : NULL;
-    if (!nd->name || (f && !nd->features)) {
+    nd->gres = g ? strdup (g) : NULL;
+    if (!nd->name || (f && !nd->features) || (g && !nd->gres)
+        || (at < 0 && ns_idmap_put (&p->byname, h, sc->nnodes) < 0)) {
         free (nd->name);
         free (nd->features);
-        return ns_error_set (p->err, ENOMEM, "out of memory");
-    }
-    if (at < 0 && ns_idmap_put (&p->byname, h, sc->nnodes) < 0) {
-        free (nd->name);
-        free (nd->features);
+        free (nd->gres);
         return ns_error_set (p->err, ENOMEM, "out of memory");
     }
     sc->nnodes++;
@@ -436,7 +438,7 @@ static int one_line (struct parser *p, char *line, const char *dir,
         val[i] = eq + 1;
     }
     if (strcasecmp (tok[0], "NodeName") == 0) {
-        struct nattr a = { -1, -1, -1, -1, -1, -1, -1, -1, NULL };
+        struct nattr a = { -1, -1, -1, -1, -1, -1, -1, -1, NULL, NULL };
         int dflt = strcasecmp (val[0], "DEFAULT") == 0;
         int rc = 0;
         for (int i = 1; i < n && rc == 0; i++)
@@ -450,6 +452,11 @@ static int one_line (struct parser *p, char *line, const char *dir,
                 free (p->ndef.features);
                 p->ndef.features = a.features;
                 a.features = NULL;
+            }
+            if (a.gres) {
+                free (p->ndef.gres);
+                p->ndef.gres = a.gres;
+                a.gres = NULL;
             }
         }
         else if (rc == 0) {
@@ -467,6 +474,7 @@ static int one_line (struct parser *p, char *line, const char *dir,
             }
         }
         free (a.features);
+        free (a.gres);
         return rc;
     }
     if (strcasecmp (tok[0], "PartitionName") == 0) {
@@ -680,6 +688,7 @@ static void parser_free (struct parser *p)
 {
     ns_idmap_free (&p->byname);
     free (p->ndef.features);
+    free (p->ndef.gres);
     free (p->pdef.nodes);
     for (int k = 0; k < p->nparts; k++) {
         free (p->parts[k].name);
@@ -697,7 +706,7 @@ static ns_sconf_t *run (const char *path, const char *text, size_t len,
     ns_error_t local;
     struct parser p = {
         .err = err ? err : &local,
-        .ndef = { -1, -1, -1, -1, -1, -1, -1, -1, NULL },
+        .ndef = { -1, -1, -1, -1, -1, -1, -1, -1, NULL, NULL },
         .pdef = { .up = 1 },
     };
     p.sc = calloc (1, sizeof (*p.sc));
@@ -742,6 +751,7 @@ void ns_sconf_free (ns_sconf_t *sc)
     for (int i = 0; i < sc->nnodes; i++) {
         free (sc->nodes[i].name);
         free (sc->nodes[i].features);
+        free (sc->nodes[i].gres);
     }
     free (sc->nodes);
     for (int k = 0; k < sc->nparts; k++) {

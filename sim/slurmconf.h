@@ -31,6 +31,7 @@ typedef struct {
     int64_t mem;        /* RealMemory, MB (Slurm's default 1) */
     uint32_t weight;    /* Weight (default 1) */
     char *features;     /* Features= as written (comma list), or NULL */
+    char *gres;         /* Gres= as written ("gpu:a100:4"), or NULL */
 } ns_sconf_node_t;
 
 typedef struct {

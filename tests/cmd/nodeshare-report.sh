@@ -256,7 +256,8 @@ fi
 cat >"$tmp/slurm.conf" <<'EOT'
 SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=1000
-NodeName=ns[1-8] CPUs=24 RealMemory=128000 Weight=1
+NodeName=ns[1-6] CPUs=24 RealMemory=128000 Weight=1
+NodeName=ns[7-8] CPUs=24 RealMemory=256000 Weight=5 Features=gpu Gres=gpu:2
 PartitionName=batch Nodes=ns[1-8] Default=YES
 PartitionName=debug Nodes=ns[1-2]
 EOT
@@ -266,6 +267,7 @@ awk -F'|' 'NR == 1 { print $0 "|Partition"; next } { print $0 "|batch" }' \
     --json-out "$tmp/scoped.json" "$tmp/part.txt" >"$tmp/sc.out" 2>&1
 rc=$?
 if [ $rc = 0 ] && grep -q "replayed on 8 nodes x 24 cores" "$tmp/sc.out" \
+   && grep -qF "  - Machine ($tmp/slurm.conf): 8 nodes: 6 x 24 CPUs, 128000 MB, weight 1; 2 x 24 CPUs, 256000 MB, weight 5, features gpu, GRES gpu:2; partitions batch (8 nodes), debug (2 nodes)." "$tmp/sc.out" \
    && grep -q '^  - Scope: "partitions": \["batch"\], the partitions where' "$tmp/sc.out" \
    && tr -d ' \n' <"$tmp/scoped.json" | grep -q '"partitions":\["batch"\]'; then
     pass "--slurm-conf: 8 nodes, scope [\"batch\"] in the text and --json-out"

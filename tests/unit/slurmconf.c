@@ -50,7 +50,7 @@ static void test_nodes (void)
         "NodeName=n[01-03] Sockets=2 CoresPerSocket=12 ThreadsPerCore=1 "
         "Weight=5\n"
         "nodename=ht[1-2] CPUs=48 Sockets=2 CoresPerSocket=12 "
-        "ThreadsPerCore=2 Features=\"fast,ib\"\n"
+        "ThreadsPerCore=2 Features=\"fast,ib\" Gres=gpu:a100:4\n"
         "NodeName=small CPUs=8 RealMemory=16000 \\\n"
         "    Weight=1 Port=1234\n"
         "NodeName=b Boards=2 SocketsPerBoard=2 CoresPerSocket=4\n",
@@ -69,6 +69,10 @@ static void test_nodes (void)
     is_int (sc->nodes[3].threads, 2, "2 threads per core");
     is_int (sc->nodes[3].cores, 24, "24 cores");
     is_str (sc->nodes[3].features, "fast,ib", "quoted features");
+    is_str (sc->nodes[3].gres ? sc->nodes[3].gres : "(none)", "gpu:a100:4",
+            "Gres as written");
+    ok (sc->nodes[0].gres == NULL && sc->nodes[5].gres == NULL,
+        "no Gres: NULL");
     is_int (sc->nodes[5].cpus, 8, "small: CPUs=8");
     is_int (sc->nodes[5].weight, 1, "continued line: Weight=1");
     is_int (sc->nodes[5].mem, 16000, "its own RealMemory");
