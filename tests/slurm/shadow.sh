@@ -16,7 +16,11 @@
 # one; learning saves its observations.  Then `scontrol reconfigure`
 # with "mode": "normal": the running job keeps its nodes and a new LAM
 # job is striped; and back to shadow: the next LAM job runs on one node
-# as under stock.  Skips like tests/slurm/select.sh.
+# as under stock.  Rotation: with "shadow": {"max_bytes": "64K",
+# "keep": 1} and a full live file, the next record moves it to
+# nodeshare-shadow.jsonl.1.gz (every line kept) and the .1.gz before is
+# dropped, said in the log and by a "dropped" line starting the new file.
+# Skips like tests/slurm/select.sh.
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
@@ -28,10 +32,11 @@ ns_plugin_scenario shadow lmp_serial abq_std cp2k_popt
 NS_SLURM_CONF_EXTRA="SchedulerParameters=batch_sched_delay=0,bf_interval=1"
 export NS_SLURM_CONF_EXTRA
 
-config () {   # MODE
+config () {   # MODE [SHADOW OBJECT]
     ns_twins_config tests/slurm/shadow.sh "\"mode\": \"$1\"," \
         ',
-  "learn": { "enabled": true, "min_observations": 3, "save_every": 0 }'
+  "learn": { "enabled": true, "min_observations": 3, "save_every": 0 }'"${2:+,
+  \"shadow\": $2}"
 }
 
 sub () {   # PROG SECONDS [SBATCH ARGS]
@@ -161,6 +166,35 @@ tap_is "$(ns_job_nodes_cpus "$long")|$(ns_job_field "$long" JobState)" "$before|
     "  job $long still on its nodes"
 scancel "$j" "$long"
 ns_poll 30 ns_all_state CANCELLED "$j" "$long"
+
+# Rotation: the live file filled past 64 KiB, a .1.gz of 3 records
+# already there; keep 1.
+gzrec=$records.1.gz
+printf '{"time":1,"job":%s,"differs":false}\n' 1 2 3 | gzip -c >"$gzrec"
+i=0
+while [ "$(stat -c %s "$records")" -lt 65536 ]; do
+    printf '{"time":2,"job":%s,"differs":false,"why":"%s"}\n' "$((i + 1000000))" \
+        "padding padding padding padding padding padding padding" >>"$records"
+    i=$((i + 1))
+done
+lines=$(wc -l <"$records" | tr -d ' ')
+config shadow '{ "max_bytes": "64K", "keep": 1 }' >"$NS_CLUSTER_DIR/nodeshare.json"
+ns_cluster_reconfigure
+reshadow2 () { [ "$(grep -c "nodeshare: reloaded: shadow mode" "$log")" -ge 2 ]; }
+ns_poll 30 reshadow2
+j=$(sub lmp_serial 20 -n 24)
+ns_poll 30 grep -q "\"job\":$j," "$records"
+tap_ok $? "rotation: job $j's record in a new live file"
+tap_is "$(gzip -dc "$gzrec" 2>/dev/null | wc -l | tr -d ' ')" "$lines" \
+    "  nodeshare-shadow.jsonl.1.gz: the $lines lines of the full file"
+tap_like "$(head -1 "$records")" \
+    '^\{"time":[0-9]+,"dropped":"nodeshare-shadow.jsonl.1.gz","records":3,"first":1,"last":1\}$' \
+    "  the new file starts with what was dropped"
+tap_is "$(ls "$NS_CLUSTER_DIR/state" | grep -c '^nodeshare-shadow')" 2 \
+    "  keep 1: the live file and one rotated file"
+ns_poll 10 grep -q "nodeshare: shadow records past keep=1 dropped: nodeshare-shadow.jsonl.1.gz, 3 records from 1970-01-01T00:00:01Z to 1970-01-01T00:00:01Z" "$log"
+tap_ok $? "  log: the file dropped, its records and their times"
+ns_poll 60 ns_all_state COMPLETED "$j"
 grep -Eq 'error: nodeshare' "$log"
 tap_ok $((! $?)) "log: no nodeshare error"
 ns_cluster_stop
