@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -113,6 +114,8 @@ struct run {
     int64_t recorded_wait_n;
     const char *nodes_from;
     ns_sconf_t *machine;    /* --slurm-conf */
+    unsigned char *out_of_scope; /* machine->nparts bytes, or NULL */
+    unsigned char *no_stripe;    /* machine's GRES nodes, or NULL */
     int64_t total_cores;    /* the machine's task slots */
     int64_t unknown_parts;  /* jobs naming a partition it lacks */
     char first_unknown_part[NS_TJOB_PROGRAM_MAX];
@@ -943,7 +946,69 @@ static ns_simconf_t sim_conf (const struct run *r, int k)
         .model = r->model,
         .progs = r->progs,
         .machine = r->machine,
+        .out_of_scope = r->out_of_scope,
+        .no_stripe = r->no_stripe,
     };
+}
+
+/* GRES= "gpu:2", "gpu:a100:4(S:0-1)", "nic": some; "gpu:0": none. */
+static int has_gres (const char *g)
+{
+    if (!g || !*g)
+        return 0;
+    char buf[512];
+    snprintf (buf, sizeof (buf), "%s", g);
+    char *save = NULL;
+    for (char *t = strtok_r (buf, ",", &save); t;
+         t = strtok_r (NULL, ",", &save)) {
+        char *paren = strchr (t, '(');
+        if (paren)
+            *paren = '\0';
+        char *colon = strrchr (t, ':');
+        if (!colon || !isdigit ((unsigned char)colon[1])
+            || strtoull (colon + 1, NULL, 10) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* nodeshare.json's scope ("partitions") and GRES nodes on the machine
+ * of --slurm-conf, as the select plugin applies them. */
+static int machine_scope (struct run *r)
+{
+    const ns_sconf_t *m = r->machine;
+    int nscope = ns_config_scope_count (r->cfg, NS_SCOPE_PARTITION);
+    if (!m) {
+        if (nscope >= 0)
+            fprintf (stderr, "nodeshare-sim: note: %s names partitions; "
+                     "without --slurm-conf every job is in scope\n",
+                     r->o.config ? r->o.config : "the configuration");
+        return 0;
+    }
+    if (nscope >= 0) {
+        if (!(r->out_of_scope = calloc ((size_t)m->nparts + 1, 1)))
+            return die ("out of memory");
+        for (int p = 0; p < m->nparts; p++) {
+            int in = 0;
+            for (int i = 0; i < nscope && !in; i++)
+                in = !strcmp (ns_config_scope_name (r->cfg,
+                                                    NS_SCOPE_PARTITION, i),
+                              m->parts[p].name);
+            r->out_of_scope[p] = !in;
+        }
+    }
+    if (!ns_config_stripe_gres_nodes (r->cfg)) {
+        int any = 0;
+        for (int n = 0; n < m->nnodes; n++)
+            any |= has_gres (m->nodes[n].gres);
+        if (any) {
+            if (!(r->no_stripe = calloc ((size_t)m->nnodes, 1)))
+                return die ("out of memory");
+            for (int n = 0; n < m->nnodes; n++)
+                r->no_stripe[n] = (unsigned char)has_gres (m->nodes[n].gres);
+        }
+    }
+    return 0;
 }
 
 /* Does task t write the outputs of policy `name` (its own or a twin's)? */
@@ -1565,7 +1630,8 @@ static int run_all (struct run *r)
             if (!(r->machine = ns_sconf_load (r->o.slurm_conf, &err)))
                 return die ("%s", err.text);
         }
-        if (load_trace (r) < 0 || machine_size (r) < 0)
+        if (load_trace (r) < 0 || machine_size (r) < 0
+            || machine_scope (r) < 0)
             return -1;
         /* A trace is usually in order of submission already: sorting
          * it then is a pass of comparisons, not a sort */
@@ -1703,6 +1769,8 @@ int main (int argc, char **argv)
     free (r.jobs);
     free (r.metrics);
     ns_sconf_free (r.machine);
+    free (r.out_of_scope);
+    free (r.no_stripe);
     ns_interf_destroy (r.model);
     ns_config_destroy (r.cfg);
     return rc < 0 ? 1 : 0;

@@ -1212,8 +1212,12 @@ static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
     ns_request_init (r, (uint64_t)j, jb->in->program, jb->in->ntasks);
     r->flags = NS_REQ_QUIET;
     r->waited = (int64_t)(s->now - jb->in->submit);
+    r->no_stripe = s->conf.no_stripe;
     if (s->conf.machine) {
         const ns_sconf_part_t *p = job_part (s, jb);
+        if (p && s->conf.out_of_scope
+            && s->conf.out_of_scope[p - s->conf.machine->parts])
+            r->flags |= NS_REQ_OUT_OF_SCOPE;
         if (p) {
             r->allowed = p->nodes;
             r->max_nodes = p->max_nodes;

@@ -100,6 +100,13 @@ typedef struct {
                              cores.  nnodes must be its node count; a
                              task is a core (CR_Core, CR_Socket) or a CPU
                              (CR_CPU) of a node */
+    const unsigned char *out_of_scope; /* with a machine: machine->nparts
+                             bytes, 1 where nodeshare.json's "partitions"
+                             leaves the partition out: its jobs are placed
+                             as pack places them; NULL: all in scope */
+    const unsigned char *no_stripe; /* nnodes bytes: nodes the sharing
+                             rules leave alone (GRES nodes: the trace's
+                             jobs ask for none); NULL: none */
 } ns_simconf_t;
 
 typedef struct ns_sim ns_sim_t;

@@ -633,6 +633,34 @@ EOT
 expect "--slurm-conf: only jobs of a partition without a default, asking for no memory, are counted" 0 \
     "partition p has neither DefMemPerCPU nor DefMemPerNode: Slurm gives a job that asks for no memory all the memory of each of its nodes (one such job per node); the simulator lets the 1 such jobs" \
     -p pack --slurm-conf "$tmp/defpart.conf" "$tmp/parts.swf"
+# Scope and GRES nodes on a slurm.conf machine, as the select plugin
+# applies them: partition 2 (other) is outside "partitions", so its job
+# is packed on one node; the third job of partition 1 finds only the two
+# GRES nodes empty and is packed there (with "stripe_gres_nodes": true,
+# striped over them).
+printf 'NodeName=n[1-4] CPUs=24 RealMemory=64000\nNodeName=g[1-2] CPUs=24 RealMemory=64000 Gres=gpu:2\nPartitionName=batch Nodes=n[1-4],g[1-2] Default=YES\nPartitionName=other Nodes=n[1-4],g[1-2]\n' \
+    >"$tmp/scope.conf"
+printf '1 0 0 100 24 -1 -1 24 200 -1 1 1 1 1 1 %s -1 -1\n' 1 2 1 |
+    awk '{ $1 = NR; print }' >"$tmp/scope.swf"
+placed () {   # CONFIG-JSON: "JOB:NNODES" of each job
+    printf '%s\n' "$1" >"$tmp/scope.json"
+    "$sim" -q -p twins -c "$tmp/scope.json" --slurm-conf "$tmp/scope.conf" \
+        --sacct "$tmp/scope.sacct" "$tmp/scope.swf" >/dev/null 2>&1 &&
+        awk -F'|' 'NR > 1 { printf "%s:%s ", $1, $9 }' "$tmp/scope.sacct"
+}
+got=$(placed '{ "policy": "twins", "default_speedup": 1.2, "partitions": ["batch"] }')
+[ "$got" = "1:2 2:1 3:2 " ] && pass "--slurm-conf, \"partitions\": [\"batch\"]: the job of partition other is packed" ||
+    fail "--slurm-conf, \"partitions\": [\"batch\"]: the job of partition other is packed (got '$got', want '1:2 2:1 3:2 ')"
+got=$(placed '{ "policy": "twins", "default_speedup": 1.2 }')
+[ "$got" = "1:2 2:2 3:1 " ] && pass "--slurm-conf, GRES nodes: the third stripe is not put on them, it is packed" ||
+    fail "--slurm-conf, GRES nodes: the third stripe is not put on them (got '$got', want '1:2 2:2 3:1 ')"
+got=$(placed '{ "policy": "twins", "default_speedup": 1.2, "stripe_gres_nodes": true }')
+[ "$got" = "1:2 2:2 3:2 " ] && pass "--slurm-conf, \"stripe_gres_nodes\": true: striped over the GRES nodes" ||
+    fail "--slurm-conf, \"stripe_gres_nodes\": true: striped over the GRES nodes (got '$got', want '1:2 2:2 3:2 ')"
+printf '{ "partitions": ["batch"] }\n' >"$tmp/scope.json"
+expect "\"partitions\" without --slurm-conf: a note" 0 \
+    "names partitions; without --slurm-conf every job is in scope" \
+    -c "$tmp/scope.json" -p twins -n 6 -C 24 "$tmp/scope.swf"
 sed 's/CR_Core_Memory/CR_Socket/' "$tmp/nodef.conf" >"$tmp/socket.conf"
 expect "--slurm-conf: CR_Socket: a note" 0 \
     "note: $tmp/socket.conf: CR_Socket: Slurm gives jobs whole sockets; the simulator counts cores (as CR_Core), and the select plugin leaves every job to cons_tres there" \
