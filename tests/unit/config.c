@@ -241,6 +241,77 @@ static void test_study_figures (void)
 }
 
 /* Every key with a value other than its default, read back. */
+/* Scope, GRES nodes, requeue, accounting, metrics, shadow rotation. */
+static void test_site_keys (void)
+{
+    ns_error_t err = { "" };
+    ns_config_t *cfg = ns_config_load_string ("{}", "empty", &err);
+    is_int (ns_config_scope_count (cfg, NS_SCOPE_PARTITION), -1,
+            "no partitions key: -1 (everywhere)");
+    is_int (ns_config_out_of_scope (cfg, "any", NULL, NULL), -1,
+            "no scope: every job in scope, even without account or QOS");
+    is_int (ns_config_stripe_gres_nodes (cfg), 0, "stripe_gres_nodes false");
+    is_int (ns_config_policy (cfg)->stripe_no_requeue, 0,
+            "stripe_no_requeue false");
+    is_int (ns_config_admin_comment (cfg), 1, "admin_comment true");
+    ok (ns_config_metrics_file (cfg) == NULL, "no metrics_file");
+    is_int ((long long)ns_config_shadow_max_bytes (cfg), 64LL << 20,
+            "shadow.max_bytes 64M");
+    is_int (ns_config_shadow_keep (cfg), 4, "shadow.keep 4");
+    is_int (ns_config_learn (cfg)->explore, 0, "learn.explore false");
+    ns_config_destroy (cfg);
+
+    cfg = ns_config_load_string (
+        "{ \"partitions\": [\"batch\", \"short\"], \"qos\": [],"
+        "  \"accounts\": [\"chem\"], \"stripe_gres_nodes\": true,"
+        "  \"stripe_no_requeue\": true, \"admin_comment\": false,"
+        "  \"metrics_file\": \"/var/lib/x/nodeshare.prom\","
+        "  \"shadow\": { \"max_bytes\": \"1M\", \"keep\": 9 },"
+        "  \"learn\": { \"explore\": true } }", "site", &err);
+    if (!ok (cfg != NULL, "every site key loads")) {
+        diag ("%s", err.text);
+        return;
+    }
+    is_int (ns_config_scope_count (cfg, NS_SCOPE_PARTITION), 2,
+            "partitions: 2 names");
+    is_str (ns_config_scope_name (cfg, NS_SCOPE_PARTITION, 1), "short",
+            "  the second is short");
+    ok (ns_config_scope_name (cfg, NS_SCOPE_PARTITION, 2) == NULL,
+        "  no third");
+    is_int (ns_config_scope_count (cfg, NS_SCOPE_QOS), 0,
+            "qos: an empty list (no QOS in scope)");
+    is_int (ns_config_out_of_scope (cfg, "batch", "chem", "normal"),
+            NS_SCOPE_QOS, "empty qos list: out of scope by its QOS");
+    ns_config_destroy (cfg);
+    cfg = ns_config_load_string (
+        "{ \"partitions\": [\"batch\", \"short\"],"
+        "  \"accounts\": [\"chem\"], \"stripe_gres_nodes\": true,"
+        "  \"stripe_no_requeue\": true, \"admin_comment\": false,"
+        "  \"metrics_file\": \"/var/lib/x/nodeshare.prom\","
+        "  \"shadow\": { \"max_bytes\": \"1M\", \"keep\": 9 },"
+        "  \"learn\": { \"explore\": true } }", "site", &err);
+    is_int (ns_config_out_of_scope (cfg, "short", "chem", NULL), -1,
+            "partition short, account chem: in scope (no qos list)");
+    is_int (ns_config_out_of_scope (cfg, "debug", "chem", NULL),
+            NS_SCOPE_PARTITION, "partition debug: out, by partitions");
+    is_int (ns_config_out_of_scope (cfg, "batch", "cfd", NULL),
+            NS_SCOPE_ACCOUNT, "account cfd: out, by accounts");
+    is_int (ns_config_out_of_scope (cfg, NULL, "chem", NULL),
+            NS_SCOPE_PARTITION, "no partition known: out");
+    is_str (ns_scope_key (NS_SCOPE_ACCOUNT), "accounts", "key accounts");
+    is_int (ns_config_stripe_gres_nodes (cfg), 1, "stripe_gres_nodes read");
+    is_int (ns_config_policy (cfg)->stripe_no_requeue, 1,
+            "stripe_no_requeue read into the policy");
+    is_int (ns_config_admin_comment (cfg), 0, "admin_comment read");
+    is_str (ns_config_metrics_file (cfg), "/var/lib/x/nodeshare.prom",
+            "metrics_file read");
+    is_int ((long long)ns_config_shadow_max_bytes (cfg), 1LL << 20,
+            "shadow.max_bytes \"1M\"");
+    is_int (ns_config_shadow_keep (cfg), 9, "shadow.keep 9");
+    is_int (ns_config_learn (cfg)->explore, 1, "learn.explore read");
+    ns_config_destroy (cfg);
+}
+
 static void test_all_keys (void)
 {
     const char *text =
@@ -561,6 +632,7 @@ int main (void)
     test_examples ();
     test_study_figures ();
     test_all_keys ();
+    test_site_keys ();
     test_intern_order ();
     test_bad_files ();
     test_file_errors ();

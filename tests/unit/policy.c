@@ -617,6 +617,79 @@ static void test_no_gain (void)
     ok (!ns_place_governed (c, &pol, m, &r), "small jobs are not governed");
 }
 
+/* Where the select plugin's site settings reach the model: scope, jobs
+ * that cannot be requeued, GRES nodes, exploring a program without a
+ * figure. */
+static void test_site_flags (void)
+{
+    ns_request_t r;
+    unsigned char gres[4] = { 1, 1, 0, 0 };
+
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    ns_request_init (&r, 1, LAM, 24);
+    r.flags = NS_REQ_OUT_OF_SCOPE;
+    is_str (place_req (&r), "0:24", "out of scope: LAM packed on one node");
+    is_int (pl->why, NS_PACK_SCOPE, "  why: outside nodeshare's scope");
+    is_str (ns_pack_why_name (pl->why), "outside nodeshare's scope",
+            "  named");
+    ns_request_init (&r, 2, LAM, 24);
+    r.flags = NS_REQ_NO_REQUEUE;
+    is_str (place_req (&r), "1:24", "cannot be requeued: packed");
+    is_int (pl->why, NS_PACK_NO_REQUEUE, "  why: cannot be requeued");
+    pol.stripe_no_requeue = 1;
+    ns_request_init (&r, 3, LAM, 24);
+    r.flags = NS_REQ_NO_REQUEUE;
+    is_str (place_req (&r), "2:12,3:12",
+            "stripe_no_requeue: striped all the same");
+    pol.stripe_no_requeue = 0;
+
+    /* GRES nodes 0 and 1: a stripe takes 2 and 3; with those busy it
+     * waits (stripe-empty refuses the GRES nodes), and the fallback packs
+     * it on node 0 as stock would. */
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    ns_request_init (&r, 1, LAM, 24);
+    r.no_stripe = gres;
+    is_str (place_req (&r), "2:12,3:12", "GRES nodes 0, 1: LAM striped "
+            "over 2 and 3");
+    ns_request_init (&r, 2, ABQ, 24);
+    r.no_stripe = gres;
+    pol.fallback_after = -1;
+    is_str (place_req (&r), "2:12,3:12", "ABQ joins LAM on 2 and 3");
+    ns_request_init (&r, 3, LSD, 24);
+    r.no_stripe = gres;
+    is_str (place_req (&r), "wait:resources",
+            "strict rules: LSD waits rather than stripe onto GRES nodes");
+    ok (strstr (pl->explain, "refused busy 2 nodes (2 3), GRES 2 nodes (0 1)")
+            != NULL,
+        "  the explanation names the GRES nodes: %s", pl->explain);
+    pol.fallback_after = 0;
+    ns_request_init (&r, 4, LSD, 24);
+    r.no_stripe = gres;
+    is_str (place_req (&r), "0:24", "fallback 0: packed onto GRES node 0 "
+            "at once, as stock");
+    is_int (pl->rule, NS_RULE_FALLBACK, "  rule fallback");
+
+    /* Explore: program 7 has no figure. */
+    setup_defaults (4, 24, NS_POLICY_TWINS);
+    ns_request_init (&r, 1, 7, 24);
+    is_str (place_req (&r), "0:24", "no figure: packed");
+    ns_request_init (&r, 2, 7, 24);
+    r.flags = NS_REQ_EXPLORE;
+    is_str (place_req (&r), "1:12,2:12", "explore: striped over empty nodes");
+    ns_request_init (&r, 3, 7, 24);
+    r.flags = NS_REQ_EXPLORE;
+    is_str (place_req (&r), "3:24",
+            "explore: never beside another job: one empty node left, so "
+            "packed there (fallback)");
+    is_int (pl->rule, NS_RULE_FALLBACK, "  rule fallback");
+    ns_request_init (&r, 4, LAM, 24);
+    r.flags = NS_REQ_EXPLORE;
+    is_str (place_req (&r), "1:12,2:12", "a program with a figure: "
+            "explore changes nothing (stripe-share beside the explored "
+            "job)");
+    is_int (pl->rule, NS_RULE_STRIPE_SHARE, "  rule stripe-share");
+}
+
 /* When the sharing rules give way to packing (the will-run answer). */
 static void test_fallback_in (void)
 {
@@ -1190,6 +1263,7 @@ int main (void)
     plan_no_plan ();
     model_setup ();
     test_twins ();
+    test_site_flags ();
     test_widths ();
     test_mixed_same_keep ();
     test_node_names ();
