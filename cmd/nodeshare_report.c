@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <glob.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -83,7 +84,8 @@ static void usage (FILE *f)
 "                           (StateSaveLocation/nodeshare-learn.json)\n"
 "      --shadow FILE        the select plugin's shadow records (JSON lines,\n"
 "                           plain or gzip; its rotated files FILE.N(.gz)\n"
-"                           are read too, oldest first; repeatable)\n"
+"                           are read too, oldest first; repeatable; a\n"
+"                           quoted pattern: the files it matches)\n"
 "      --node-failures-per-year F\n"
 "                           node failures a node has in a year (default:\n"
 "                           from the NODE_FAIL jobs of the dumps)\n"
@@ -890,41 +892,98 @@ static int shadow_rec (const ns_shadow_rec_t *rec, int64_t line, void *arg,
     return 0;
 }
 
-/* Every --shadow FILE with its rotated files, oldest first; a file
- * named twice (FILE and FILE.1.gz both given) is read once. */
+/* Oldest first: the highest rotation number first, live files last. */
+static int cmp_rotated (const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    int nx = ns_shadow_rotated_number (x), ny = ns_shadow_rotated_number (y);
+    return nx != ny ? (nx < ny) - (nx > ny) : strcmp (x, y);
+}
+
+/* A --shadow argument with a pattern ('*', '?', '[': quoted, so that
+ * the shell leaves it) as the files it matches, oldest first; without
+ * one, itself.  The count, or -1 (nothing matches: said). */
+static int shadow_args (const char *arg, glob_t *g, char ***out)
+{
+    static char *one[1];
+    if (!strpbrk (arg, "*?[")) {
+        one[0] = (char *)arg;
+        *out = one;
+        return 1;
+    }
+    int e = glob (arg, 0, NULL, g);
+    if (e == GLOB_NOMATCH)
+        return die ("--shadow '%s': no file matches", arg);
+    if (e != 0)
+        return die ("--shadow '%s': %s", arg, e == GLOB_NOSPACE
+                    ? "out of memory" : "a directory cannot be read");
+    qsort (g->gl_pathv, g->gl_pathc, sizeof (char *), cmp_rotated);
+    *out = g->gl_pathv;
+    return (int)g->gl_pathc;
+}
+
+struct seen {
+    char *name[MAX_SHADOW_FILES];
+    int n;
+};
+
+/* One file and its rotated ones, each unless seen already. */
+static int read_shadow_file (struct rep *r, const char *path,
+                             struct seen *sn)
+{
+    ns_error_t err;
+    char **files;
+    int n = ns_shadow_files (path, &files, &err), rc = 0;
+    if (n < 0)
+        return die ("%s", err.text);
+    for (int k = 0; k < n && rc == 0; k++) {
+        int dup = 0;
+        for (int j = 0; j < sn->n && !dup; j++)
+            dup = strcmp (sn->name[j], files[k]) == 0;
+        if (dup)
+            continue;
+        if (sn->n == MAX_SHADOW_FILES)
+            rc = die ("--shadow: more than %d files", MAX_SHADOW_FILES);
+        else if (!(sn->name[sn->n++] = strdup (files[k])))
+            rc = die ("out of memory");
+        else {
+            progress_line (r, "%s: reading the shadow records", files[k]);
+            if (ns_shadow_read (files[k], shadow_rec, &r->sh, &err) < 0)
+                rc = die ("%s", err.text);
+        }
+    }
+    ns_shadow_files_free (files, n);
+    return rc;
+}
+
+/* Every --shadow FILE (or pattern) with its rotated files, oldest
+ * first; a file named twice (FILE and FILE.1.gz both given) is read
+ * once. */
 static int read_shadow (struct rep *r)
 {
     r->sh.first_time = -1;
     r->sh.last_time = -1;
     r->sh.dropped_last = -1;
-    char *seen[MAX_SHADOW_FILES];
-    int nseen = 0, rc = 0;
-    for (int i = 0; i < r->o.nshadow && rc == 0; i++) {
-        ns_error_t err;
-        char **files;
-        int n = ns_shadow_files (r->o.shadow[i], &files, &err);
-        if (n < 0)
-            return die ("%s", err.text);
-        for (int k = 0; k < n && rc == 0; k++) {
-            int dup = 0;
-            for (int j = 0; j < nseen && !dup; j++)
-                dup = strcmp (seen[j], files[k]) == 0;
-            if (dup)
-                continue;
-            if (nseen == MAX_SHADOW_FILES) {
-                rc = die ("--shadow: more than %d files", MAX_SHADOW_FILES);
-                break;
-            }
-            seen[nseen++] = strdup (files[k]);
-            progress_line (r, "%s: reading the shadow records", files[k]);
-            if (ns_shadow_read (files[k], shadow_rec, &r->sh, &err) < 0)
-                rc = die ("%s", err.text);
-        }
-        ns_shadow_files_free (files, n);
+    struct seen *sn = calloc (1, sizeof (*sn));
+    if (!sn)
+        return die ("out of memory");
+    int rc = 0;
+    for (int a = 0; a < r->o.nshadow && rc == 0; a++) {
+        glob_t g;
+        memset (&g, 0, sizeof (g));
+        char **args = NULL;
+        int nargs = shadow_args (r->o.shadow[a], &g, &args);
+        if (nargs < 0)
+            rc = -1;
+        for (int i = 0; i < nargs && rc == 0; i++)
+            rc = read_shadow_file (r, args[i], sn);
+        if (args && args == g.gl_pathv)
+            globfree (&g);
     }
-    r->sh.nfiles = nseen;
-    for (int j = 0; j < nseen; j++)
-        free (seen[j]);
+    r->sh.nfiles = sn->n;
+    for (int j = 0; j < sn->n; j++)
+        free (sn->name[j]);
+    free (sn);
     return rc;
 }
 

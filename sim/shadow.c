@@ -248,8 +248,7 @@ out:
     return rc;
 }
 
-/* n >= 1 when name ends in ".N" or ".N.gz" (digits). */
-static int rotated_number (const char *name)
+int ns_shadow_rotated_number (const char *name)
 {
     size_t len = strlen (name);
     if (len > 3 && strcmp (name + len - 3, ".gz") == 0)
@@ -276,7 +275,7 @@ int ns_shadow_files (const char *path, char ***files, ns_error_t *err)
     char **v = calloc (2 * MAX_ROTATED + 1, sizeof (*v));
     if (!v)
         return ns_error_set (err, ENOMEM, "out of memory");
-    if (strcmp (path, "-") != 0 && !rotated_number (path)) {
+    if (strcmp (path, "-") != 0 && !ns_shadow_rotated_number (path)) {
         /* every N up to the highest present, keep's limit at most */
         int top = 0;
         size_t sz = strlen (path) + 16;

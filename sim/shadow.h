@@ -70,4 +70,7 @@ int ns_shadow_read (const char *path, ns_shadow_fn fn, void *arg,
 int ns_shadow_files (const char *path, char ***files, ns_error_t *err);
 void ns_shadow_files_free (char **files, int n);
 
+/* N for a rotated file's name (ending in .N or .N.gz), 0 for another. */
+int ns_shadow_rotated_number (const char *path);
+
 #endif /* !NODESHARE_SHADOW_H */

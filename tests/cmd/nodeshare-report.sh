@@ -298,6 +298,19 @@ if grep -q "^5\. Shadow records (3 files): 3 jobs, 2 placed differently" "$tmp/r
 else
     fail "rotated shadow records"; sed -n '/^5\./,/^6\./p' "$tmp/rot.out" | sed 's/^/#   /'
 fi
+# A quoted pattern: the files it matches, oldest first, each once.
+"$report" -C 24 --shadow "$tmp/rot.jsonl*" --shadow "$tmp/rot.jsonl" \
+    "$tmp/exclusive.txt" >"$tmp/glob.out" 2>"$tmp/glob.err"
+order=$(grep -o 'rot[^:/]*: reading the shadow records' "$tmp/glob.err" |
+        cut -d: -f1 | tr '\n' ' ')
+if [ "$order" = "rot.jsonl.2 rot.jsonl.1.gz rot.jsonl " ] \
+   && grep -q "^5\. Shadow records (3 files): 3 jobs" "$tmp/glob.out"; then
+    pass "shadow: a pattern, its files oldest first, each read once"
+else
+    fail "shadow pattern: read $order"
+fi
+expect "shadow: a pattern matching nothing" 1 "no file matches" \
+    -q -C 24 --shadow "$tmp/none*.jsonl" "$tmp/exclusive.txt"
 head -c 20 "$tmp/rot.jsonl.1.gz" >"$tmp/cut.jsonl.gz"
 expect "shadow: a cut gzip file" 1 "cut.jsonl.gz:1:" \
     -q -C 24 --shadow "$tmp/cut.jsonl.gz" "$tmp/exclusive.txt"
