@@ -1203,6 +1203,28 @@ static const char *start_text (const struct rep *r, json_object **keep)
 
 /* Expected jobs a year hit by a node failure because striping spans
  * more nodes; *how says where the rate came from.  -1: no rate. */
+/* Is a spread_speedup of program NAME given in --config (measured by
+ * nodeshare-calibrate, or written by hand)?  Such a program needs no
+ * calibration. */
+static int given_speedup (const struct rep *r, const char *name)
+{
+    if (!r->ucfg)
+        return 0;
+    int p = ns_progtab_lookup (ns_config_progtab (r->ucfg), name);
+    return p >= 0 && ns_interf_given_speedup (ns_config_interf (r->ucfg), p);
+}
+
+static int given_speedups (const struct rep *r)
+{
+    if (!r->ucfg)
+        return 0;
+    const ns_progtab_t *pt = ns_config_progtab (r->ucfg);
+    for (int p = 0; p < ns_progtab_count (pt); p++)
+        if (ns_interf_given_speedup (ns_config_interf (r->ucfg), p))
+            return 1;
+    return 0;
+}
+
 static double failures_a_year (const struct rep *r, char *how, size_t size,
                                int *upper)
 {
@@ -1307,7 +1329,10 @@ static char *act_on (struct rep *r)
                  "against nodeshare: %.1f (%+.1f%%), mean wait %s.\n",
                  w->held_core_h, pct_change (a->held_core_h, w->held_core_h),
                  ww);
-    } else
+    } else if (given_speedups (r))
+        fprintf (f, "; no figure was learned: this rests on the "
+                 "configuration's figures.\n");
+    else
         fprintf (f, "; no figure was learned, so this rests on neutral "
                  "figures: calibrate first (below).\n");
     char how[200];
@@ -1341,7 +1366,7 @@ static char *act_on (struct rep *r)
         ns_learn_fig_t g = lp >= 0 ? ns_learn_speedup (r->learn, lp)
                                    : (ns_learn_fig_t){ .why =
                                                        NS_LEARN_NO_DATA };
-        if (g.learned)
+        if (g.learned || given_speedup (r, name))
             continue;
         double ch = r->o.repeats * 2.0 * r->ps[p].core_s / r->ps[p].jobs
                     / 3600;
@@ -1354,12 +1379,14 @@ static char *act_on (struct rep *r)
     }
     free (ord);
     if (n)
-        fprintf (f, "Calibrating the %d programs without a learned "
-                 "spread_speedup takes about %.1f core-hours "
-                 "(nodeshare-calibrate).\n", n, total);
+        fprintf (f, "Calibrating the %d program%s without a "
+                 "spread_speedup (learned, or in the configuration) takes "
+                 "about %.1f core-hours (nodeshare-calibrate).\n", n,
+                 n == 1 ? "" : "s", total);
     else
         fprintf (f, "Every program of the history has a learned "
-                 "spread_speedup: no calibration needed.\n");
+                 "spread_speedup, or one in the configuration: no "
+                 "calibration needed.\n");
     if (r->npnames == 0)
         fprintf (f, "Scope: the dumps name no partition; start with the "
                  "nodeshare.json below.\n");

@@ -25,7 +25,7 @@ out=$(cd "$out" && pwd)
 objs=
 for src in "$top"/model/*.c "$top"/node/*.c "$top"/sim/trace*.c "$top/sim/history.c" "$top/sim/shadow.c" \
            "$top/sim/engine.c" "$top/sim/resv.c" "$top/sim/qtree.c" \
-           "$top/sim/slurmconf.c" "$top/sim/sweep.c" "$top/spank/pin.c" \
+           "$top/sim/slurmconf.c" "$top/sim/sweep.c" "$top/sim/nodefail.c" "$top/spank/pin.c" \
            "$top/spank/ledgerfile.c"
 do
     [ -f "$src" ] || continue

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_nodefail.c - node failures in a sacct dump (sim/nodefail.h), as
  * nodeshare-report reads them: from text and from the file, the same
- * verdict and counts.  sim/nodefail.c is compiled in here: build.sh
- * links the sim/ sources it lists, and make check's replay takes what
- * libnssim.a would otherwise give. */
+ * verdict and counts. */
 #include "fuzz.h"
 
 #include <errno.h>
 
 #include "nodefail.h"
-#include "../../sim/nodefail.c"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
