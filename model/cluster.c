@@ -868,17 +868,6 @@ int ns_node_cores (const ns_cluster_t *c, int node)
     return valid_node (c, node) ? c->nodes[node].cores : 0;
 }
 
-int ns_node_sockets (const ns_cluster_t *c, int node)
-{
-    return valid_node (c, node) ? c->nodes[node].sockets : 0;
-}
-
-void ns_cluster_free_cores_all (const ns_cluster_t *c, int *out)
-{
-    if (c)
-        memcpy (out, c->freec, sizeof (*out) * (size_t)c->nnodes);
-}
-
 const int *ns_cluster_free_cores_ref (const ns_cluster_t *c)
 {
     return c ? c->freec : NULL;

@@ -111,7 +111,6 @@ int64_t ns_cluster_total_cores (const ns_cluster_t *c);
 int64_t ns_cluster_used_cores (const ns_cluster_t *c);
 
 int ns_node_cores (const ns_cluster_t *c, int node);
-int ns_node_sockets (const ns_cluster_t *c, int node);
 int ns_node_free_cores (const ns_cluster_t *c, int node);
 int ns_node_ntenants (const ns_cluster_t *c, int node);
 /* Tenants not added with NS_JOB_PACKED: those the co-tenant limit and
@@ -132,11 +131,9 @@ int ns_node_runs_program (const ns_cluster_t *c, int node, int program);
  * anything derived from c's state is valid while it stays the same. */
 uint64_t ns_cluster_version (const ns_cluster_t *c);
 
-/* Every node's free cores (cores less those its tenants hold), into
- * out[0..nnodes-1]. */
-void ns_cluster_free_cores_all (const ns_cluster_t *c, int *out);
-/* The same in place (nnodes entries), valid while c lives; kept up to
- * date by every add and remove. */
+/* Every node's free cores (cores less those its tenants hold), in place
+ * (nnodes entries), valid while c lives; kept up to date by every add
+ * and remove. */
 const int *ns_cluster_free_cores_ref (const ns_cluster_t *c);
 /* (nnodes + 63) / 64 words, bit n set when node n is not held whole and
  * has a free core; in place, as ns_cluster_free_cores_ref (). */

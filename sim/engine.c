@@ -246,8 +246,6 @@ struct ns_sim {
     int oroom_mark;
     uint64_t oroom_version;
 
-    ns_sim_end_f end_fn;
-    void *end_arg;
     ns_sim_pass_f pass_fn;
     void *pass_arg;
     ns_sim_progress_f progress_fn;
@@ -634,12 +632,6 @@ int ns_sim_add (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
 int ns_sim_add_ref (ns_sim_t *s, const ns_simjob_t *job, ns_error_t *err)
 {
     return add_job (s, job, 0, err);
-}
-
-void ns_sim_set_end_hook (ns_sim_t *s, ns_sim_end_f fn, void *arg)
-{
-    s->end_fn = fn;
-    s->end_arg = arg;
 }
 
 void ns_sim_set_pass_hook (ns_sim_t *s, ns_sim_pass_f fn, void *arg)
@@ -1188,8 +1180,6 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     if (s->progress_fn && s->progress_every > 0
         && s->done % s->progress_every == 0)
         s->progress_fn (s, s->done, s->njobs, s->progress_arg);
-    if (s->end_fn && s->end_fn (s, j, s->end_arg, err) < 0)
-        return -1;
     return 0;
 }
 

@@ -111,11 +111,6 @@ typedef struct {
 
 typedef struct ns_sim ns_sim_t;
 
-/* Called when a job ends (closed experiments submit its replacement). */
-/* 0, or -1 with err filled: ns_sim_run () then stops and fails with it. */
-typedef int (*ns_sim_end_f) (ns_sim_t *sim, int job, void *arg,
-                             ns_error_t *err);
-
 /* Called after every scheduling pass, at the pass's instant (closed
  * experiments keep the machine saturated from it).  Jobs it adds with
  * submit == now are scheduled in another pass at the same instant, after
@@ -136,14 +131,13 @@ int ns_sim_schedule_is_packs (const ns_simconf_t *conf,
 void ns_sim_destroy (ns_sim_t *sim);
 
 /* Add a job; returns its index.  Jobs may be added in any submit order
- * before ns_sim_run(), and from an end hook with submit >= now. */
+ * before ns_sim_run(), and from a pass hook with submit >= now. */
 int ns_sim_add (ns_sim_t *sim, const ns_simjob_t *job, ns_error_t *err);
 /* The same without a copy: *job is read in place until the simulator is
  * destroyed and must stay there, unchanged (several simulators may share
  * one array of jobs, read-only).  A job submitted before the simulator's
  * present time is copied (its submit time becomes the present). */
 int ns_sim_add_ref (ns_sim_t *sim, const ns_simjob_t *job, ns_error_t *err);
-void ns_sim_set_end_hook (ns_sim_t *sim, ns_sim_end_f fn, void *arg);
 void ns_sim_set_pass_hook (ns_sim_t *sim, ns_sim_pass_f fn, void *arg);
 /* Would the policy start a job of this program and width right now, on
  * the cluster as it is?  1 yes, 0 no, -1 error (err filled).  Changes
