@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -28,6 +27,7 @@
 #include "closed.h"
 #include "cmdline.h"
 #include "engine.h"
+#include "gres.h"
 #include "nsutil.h"
 #include "nsconfig.h"
 #include "report.h"
@@ -951,27 +951,6 @@ static ns_simconf_t sim_conf (const struct run *r, int k)
     };
 }
 
-/* GRES= "gpu:2", "gpu:a100:4(S:0-1)", "nic": some; "gpu:0": none. */
-static int has_gres (const char *g)
-{
-    if (!g || !*g)
-        return 0;
-    char buf[512];
-    snprintf (buf, sizeof (buf), "%s", g);
-    char *save = NULL;
-    for (char *t = strtok_r (buf, ",", &save); t;
-         t = strtok_r (NULL, ",", &save)) {
-        char *paren = strchr (t, '(');
-        if (paren)
-            *paren = '\0';
-        char *colon = strrchr (t, ':');
-        if (!colon || !isdigit ((unsigned char)colon[1])
-            || strtoull (colon + 1, NULL, 10) != 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* nodeshare.json's scope ("partitions") and GRES nodes on the machine
  * of --slurm-conf, as the select plugin applies them. */
 static int machine_scope (struct run *r)
@@ -1000,12 +979,12 @@ static int machine_scope (struct run *r)
     if (!ns_config_stripe_gres_nodes (r->cfg)) {
         int any = 0;
         for (int n = 0; n < m->nnodes; n++)
-            any |= has_gres (m->nodes[n].gres);
+            any |= ns_gres_any (m->nodes[n].gres);
         if (any) {
             if (!(r->no_stripe = calloc ((size_t)m->nnodes, 1)))
                 return die ("out of memory");
             for (int n = 0; n < m->nnodes; n++)
-                r->no_stripe[n] = (unsigned char)has_gres (m->nodes[n].gres);
+                r->no_stripe[n] = (unsigned char)ns_gres_any (m->nodes[n].gres);
         }
     }
     return 0;

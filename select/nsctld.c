@@ -19,7 +19,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -44,6 +43,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
+#include "gres.h"
 #include "identity.h"
 #include "learn.h"
 #include "nsconfig.h"
@@ -512,27 +512,11 @@ static int add_running (job_record_t *job)
 }
 
 /* Does the node have generic resources (slurm.conf Gres=, or as it
- * registered)?  A count of 0 ("gpu:0") is none. */
+ * registered)? */
 static int node_has_gres (const node_record_t *node)
 {
-    const char *g = node->gres && node->gres[0] ? node->gres
-                    : node->config_ptr ? node->config_ptr->gres : NULL;
-    if (!g || !g[0] || !strcmp (g, "(null)"))
-        return 0;
-    char *copy = xstrdup (g), *save = NULL;
-    int any = 0;
-    /* NAME[:TYPE][:COUNT][(S:SOCKETS)], comma-separated */
-    for (char *t = strtok_r (copy, ",", &save); t && !any;
-         t = strtok_r (NULL, ",", &save)) {
-        char *paren = strchr (t, '(');
-        if (paren)
-            *paren = '\0';
-        char *colon = strrchr (t, ':');
-        any = !colon || !isdigit ((unsigned char)colon[1])
-              || strtoull (colon + 1, NULL, 10) != 0;
-    }
-    xfree (copy);
-    return any;
+    return ns_gres_any (node->gres && node->gres[0] ? node->gres
+                        : node->config_ptr ? node->config_ptr->gres : NULL);
 }
 
 static int rebuild (ns_error_t *err)

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gres.h"
 #include "nsconfig.h"
 #include "tap.h"
 
@@ -310,6 +311,18 @@ static void test_site_keys (void)
     is_int (ns_config_shadow_keep (cfg), 9, "shadow.keep 9");
     is_int (ns_config_learn (cfg)->explore, 1, "learn.explore read");
     ns_config_destroy (cfg);
+
+    /* Gres= strings (gres.h): which nodes have GRES. */
+    static const struct { const char *s; int any; } g[] = {
+        { NULL, 0 }, { "", 0 }, { "(null)", 0 }, { "gpu:0", 0 },
+        { "gpu:00,nic:0", 0 }, { "gpu:2", 1 }, { "gpu", 1 },
+        { "gpu:a100", 1 }, { "gpu:a100:4(S:0-1)", 1 },
+        { "gpu:a100:0(S:0-1),nic:1", 1 }, { "gpu:0(S:0-1)", 0 },
+        { "gpu:10", 1 }, { ",", 0 },
+    };
+    for (size_t i = 0; i < sizeof (g) / sizeof (g[0]); i++)
+        is_int (ns_gres_any (g[i].s), g[i].any, "ns_gres_any (\"%s\")",
+                g[i].s ? g[i].s : "NULL");
 }
 
 static void test_all_keys (void)
