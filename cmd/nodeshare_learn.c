@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 #include <json-c/json_util.h>
 
+#include "cluster.h"
 #include "cmdline.h"
 #include "history.h"
 #include "identity.h"
@@ -193,15 +194,20 @@ int main (int argc, char **argv)
     ns_learn_opts_default (&o.lo);
     int ch;
     double v;
+    char *end;
     opterr = 0;
     while ((ch = getopt_long (argc, argv, ":C:c:o:qthV", longopts, NULL))
            != -1) {
         switch (ch) {
         case 'C':
-            if (parse_double ("--cores", optarg, 1, 65536, &v) < 0
-                || v != floor (v))
-                return die ("--cores '%s': expected an integer 1..65536",
-                            optarg), NS_EXIT_USAGE;
+            /* Not parse_double (): one message, worded as the other
+             * programs word it. */
+            errno = 0;
+            v = strtod (optarg, &end);
+            if (errno || end == optarg || *end
+                || !(v >= 1 && v <= NS_NODE_CORES_MAX) || v != floor (v))
+                return die ("--cores '%s': expected an integer "
+                            NS_NODE_CORES_RANGE, optarg), NS_EXIT_USAGE;
             o.cores = (int)v;
             break;
         case 'c': o.config = optarg; break;

@@ -2095,7 +2095,7 @@ static int parse_opts (int argc, char **argv, struct opts *o)
            != -1) {
         switch (ch) {
         case 'C':
-            if (parse_num ("--cores", optarg, 1, 65536, 1, &v) < 0)
+            if (parse_num ("--cores", optarg, 1, NS_NODE_CORES_MAX, 1, &v) < 0)
                 return -1;
             o->cores = (int)v;
             break;

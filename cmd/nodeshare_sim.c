@@ -358,7 +358,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
         o->nodes = (int)v;
         return 0;
     case 'C':
-        if (parse_long ("--cores", arg, 1, 4096, &v) < 0)
+        if (parse_long ("--cores", arg, 1, NS_NODE_CORES_MAX, &v) < 0)
             return -1;
         o->cores = (int)v;
         return 0;

@@ -39,6 +39,12 @@ typedef struct {
     int cores;
 } ns_share_t;
 
+/* The most cores one node has where nodeshare's programs take a node
+ * size (--cores, slurm.conf's CPUs=): Slurm counts a node's CPUs in 16
+ * bits.  The model itself takes any int. */
+#define NS_NODE_CORES_MAX 65535
+#define NS_NODE_CORES_RANGE "1..65535"
+
 /* All nodes get `cores` cores in `sockets` sockets; change single nodes
  * with ns_cluster_set_node() before adding jobs. */
 ns_cluster_t *ns_cluster_create (int nnodes, int cores, int sockets,

@@ -324,4 +324,19 @@ expect "missing dump" 1 "nope.txt" -C 24 "$tmp/nope.txt"
 expect "--nodes below the dump's nodes" 1 "--nodes 2: the dumps name 8 distinct nodes" \
     -q -C 24 -n 2 "$tmp/exclusive.txt"
 expect "help" 0 "Usage: nodeshare-report" --help
+
+# --cores has one range in every program that takes a node size: the
+# largest node Slurm can describe (CPUs in 16 bits) is accepted, one
+# more core is refused with the same words by each.
+for p in sim learn report; do
+    expect_out "nodeshare-$p --cores 65536: refused, range 1..65535" 2 \
+        "nodeshare-$p: --cores '65536': expected an integer 1..65535" \
+        "$top_builddir/nodeshare-$p" --cores 65536 "$tmp/exclusive.txt"
+    out=$("$top_builddir/nodeshare-$p" --cores 65535 "$tmp/nope.txt" 2>&1)
+    case $out in
+    *--cores*) fail "nodeshare-$p --cores 65535: accepted"
+               echo "# $out" ;;
+    *) pass "nodeshare-$p --cores 65535: accepted" ;;
+    esac
+done
 tap_end
