@@ -12,9 +12,7 @@
 #include "learned.h"
 #include "nsutil.h"
 
-/* A figure as JSON, written with 3 decimals (1.12, not
- * 1.1200000000000001). */
-static json_object *num3 (double v)
+json_object *ns_learned_num3 (double v)
 {
     char text[32];
     snprintf (text, sizeof (text), "%.3f", v);
@@ -25,19 +23,25 @@ static json_object *num3 (double v)
     return json_object_new_double_s (v, text);
 }
 
-static json_object *num_se (double v)
+json_object *ns_learned_num_se (double v)
 {
     char text[32];
     snprintf (text, sizeof (text), "%.2g", v);
     return json_object_new_double_s (v, text);
 }
 
-static json_object *fig_json (ns_learn_fig_t f)
+json_object *ns_learned_evidence (int n, double se)
 {
     json_object *o = json_object_new_object ();
-    json_object_object_add (o, "n", json_object_new_int (f.n));
-    json_object_object_add (o, "se", isnan (f.se) ? NULL : num_se (f.se));
+    json_object_object_add (o, "n", json_object_new_int (n));
+    json_object_object_add (o, "se",
+                            isnan (se) ? NULL : ns_learned_num_se (se));
     return o;
+}
+
+static json_object *fig_json (ns_learn_fig_t f)
+{
+    return ns_learned_evidence (f.n, f.se);
 }
 
 /* Why a figure of p (q: NS_LEARN_SPEEDUP or the co-tenant) is not
@@ -130,7 +134,7 @@ json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
         ns_learn_fig_t u = ns_learn_speedup (l, p);
         if (u.learned) {
             json_object_object_add (pr, "spread_speedup",
-                                    num3 (u.value));
+                                    ns_learned_num3 (u.value));
             json_object_object_add (ev, "spread_speedup", fig_json (u));
             nlearned++;
         } else if (u.n > 0) {
@@ -144,7 +148,7 @@ json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
             const char *qn = ns_progtab_name (progs, q);
             if (s.learned) {
                 json_object_object_add (sl, qn,
-                                        num3 (s.value));
+                                        ns_learned_num3 (s.value));
                 json_object_object_add (sev, qn, fig_json (s));
                 nlearned++;
             } else if (s.n > 0) {
@@ -171,13 +175,16 @@ json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
     char by[128];
     snprintf (by, sizeof (by), "%s %s", in->prog, PACKAGE_VERSION);
     json_object_object_add (learned, "by", json_object_new_string (by));
-    json_object_object_add (learned, "histories", json_object_new_int (in->histories));
-    json_object_object_add (learned, "node_cores", json_object_new_int (in->cores));
+    json_object_object_add (learned, "histories",
+                            json_object_new_int (in->histories));
+    json_object_object_add (learned, "node_cores",
+                            json_object_new_int (in->cores));
     json_object_object_add (learned, "min_observations",
                             json_object_new_int (in->lo->min_observations));
     json_object_object_add (learned, "min_exposure",
-                            num_se (in->lo->min_exposure));
-    json_object_object_add (learned, "max_se", num_se (in->lo->max_se));
+                            ns_learned_num_se (in->lo->min_exposure));
+    json_object_object_add (learned, "max_se",
+                            ns_learned_num_se (in->lo->max_se));
     json_object_object_add (learned, "programs", lprog);
     json_object_object_add (root, "learned", learned);
     *nlearned_out = nlearned;

@@ -32,6 +32,14 @@ json_object *ns_learned_json (const ns_learn_t *l, const ns_progtab_t *progs,
 int ns_learned_count (const ns_learn_t *l, const ns_progtab_t *progs,
                       ns_learn_why_t why);
 
+/* A figure as JSON with 3 decimals, trailing zeros off (1.12, not
+ * 1.1200000000000001), and a standard error with 2 significant digits:
+ * as nodeshare-learn and nodeshare-calibrate write them. */
+json_object *ns_learned_num3 (double v);
+json_object *ns_learned_num_se (double v);
+/* { "n": N, "se": SE } (null when SE is NaN): the evidence of a figure. */
+json_object *ns_learned_evidence (int n, double se);
+
 /* The JSON text as nodeshare-learn writes it (pretty, spaced, no escaped
  * slashes); valid while root lives. */
 const char *ns_learned_text (json_object *root);

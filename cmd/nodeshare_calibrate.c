@@ -31,6 +31,7 @@
 #include <json-c/json.h>
 
 #include "cmdline.h"
+#include "learned.h"
 #include "interf.h"
 #include "nsconfig.h"
 #include "progtab.h"
@@ -949,23 +950,6 @@ static int execute (const struct opts *o)
 
 /* ---- the figures ---- */
 
-static json_object *num3 (double v)
-{
-    char text[32];
-    snprintf (text, sizeof (text), "%.3f", v);
-    size_t n = strlen (text);
-    while (n > 2 && text[n - 1] == '0' && text[n - 2] != '.')
-        text[--n] = '\0';
-    return json_object_new_double_s (v, text);
-}
-
-static json_object *num_se (double v)
-{
-    char text[32];
-    snprintf (text, sizeof (text), "%.2g", v);
-    return json_object_new_double_s (v, text);
-}
-
 static const struct run *find_run (int p, enum shape s, int q, int rep)
 {
     for (int i = 0; i < nruns; i++)
@@ -1011,10 +995,13 @@ static struct fig ratio (int p, enum shape num, int q, const struct opts *o)
 
 static json_object *evidence (struct fig f)
 {
-    json_object *e = json_object_new_object ();
-    json_object_object_add (e, "n", json_object_new_int (f.n));
-    json_object_object_add (e, "se", isnan (f.se) ? NULL : num_se (f.se));
-    return e;
+    return ns_learned_evidence (f.n, f.se);
+}
+
+/* o[key] = v with 3 decimals, as nodeshare-learn writes figures. */
+static void put3 (json_object *o, const char *key, double v)
+{
+    json_object_object_add (o, key, ns_learned_num3 (v));
 }
 
 static json_object *figures (const struct opts *o, const int *beside)
@@ -1032,12 +1019,12 @@ static json_object *figures (const struct opts *o, const int *beside)
             jobs += runs[i].p == p;
         struct fig st = ratio (p, SH_STRIPED, -1, o);
         if (st.n)
-            json_object_object_add (secs, "striped", num3 (st.secs));
+            put3 (secs, "striped", st.secs);
         struct fig u = ratio (p, SH_PACKED, -1, o);
         if (u.n) {
-            json_object_object_add (pr, "spread_speedup", num3 (u.mean));
+            put3 (pr, "spread_speedup", u.mean);
             json_object_object_add (ev, "spread_speedup", evidence (u));
-            json_object_object_add (secs, "packed", num3 (u.secs));
+            put3 (secs, "packed", u.secs);
         }
         json_object *sl = json_object_new_object ();
         json_object *sev = json_object_new_object ();
@@ -1047,11 +1034,11 @@ static json_object *figures (const struct opts *o, const int *beside)
             struct fig s = ratio (p, SH_BESIDE, q, o);
             if (!s.n)
                 continue;
-            json_object_object_add (sl, progs[q].name, num3 (s.mean));
+            put3 (sl, progs[q].name, s.mean);
             json_object_object_add (sev, progs[q].name, evidence (s));
             char key[NAME_MAX_LEN + 16];
             snprintf (key, sizeof (key), "beside %s", progs[q].name);
-            json_object_object_add (secs, key, num3 (s.secs));
+            put3 (secs, key, s.secs);
         }
         if (json_object_object_length (sl)) {
             json_object_object_add (pr, "slowdown", sl);
@@ -1076,9 +1063,12 @@ static json_object *figures (const struct opts *o, const int *beside)
     snprintf (by, sizeof (by), PROG " %s", PACKAGE_VERSION);
     json_object_object_add (learned, "by", json_object_new_string (by));
     json_object_object_add (learned, "run", json_object_new_string (runid));
-    json_object_object_add (learned, "node_cores", json_object_new_int (o->cores));
-    json_object_object_add (learned, "packed_nodes", json_object_new_int (o->nodes));
-    json_object_object_add (learned, "repeats", json_object_new_int (o->repeats));
+    json_object_object_add (learned, "node_cores",
+                            json_object_new_int (o->cores));
+    json_object_object_add (learned, "packed_nodes",
+                            json_object_new_int (o->nodes));
+    json_object_object_add (learned, "repeats",
+                            json_object_new_int (o->repeats));
     json_object_object_add (learned, "programs", lp);
     json_object_object_add (root, "learned", learned);
     return root;
