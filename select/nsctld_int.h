@@ -48,6 +48,7 @@ struct ns_stats {
     int ndec;
     uint64_t dec_other;         /* beyond NS_DECISION_KINDS pairs */
     time_t metrics_written;
+    int metrics_dirty;          /* counts changed since it was written */
     int metrics_warned;
     pthread_t metrics_thread;
     int metrics_running;

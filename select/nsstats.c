@@ -22,9 +22,10 @@
  * With "metrics_file" in nodeshare.json, the same counts, the decisions
  * of the jobs started (by mode, kind and reason) and the model's size are
  * written there in the Prometheus text format (0644, replaced
- * atomically) whenever they change, at most every STATS_EVERY seconds,
- * and every METRICS_EVERY seconds by a thread of their own, for node
- * exporter's textfile collector or any scraper.
+ * atomically) by a thread of their own: within METRICS_CHECK seconds of
+ * a change, and every METRICS_EVERY seconds in any case (the file's age
+ * tells a scraper that slurmctld is alive), for node exporter's textfile
+ * collector or any scraper.
  */
 #include "config.h"
 
@@ -46,6 +47,7 @@
 
 #define STATS_EVERY 10
 #define METRICS_EVERY 30
+#define METRICS_CHECK 2
 
 static const char *kind_names[NS_CALL_KINDS] = {
     "run-now", "will-run", "test-only"
@@ -127,7 +129,7 @@ void stats_decision (const char *mode, const char *kind, const char *reason)
         if (!strcmp (d->mode, mode) && !strcmp (d->kind, kind)
             && !strcmp (d->reason, reason)) {
             d->n++;
-            st->dirty = 1;
+            st->dirty = st->metrics_dirty = 1;
             return;
         }
     }
@@ -136,7 +138,7 @@ void stats_decision (const char *mode, const char *kind, const char *reason)
                                                           reason, 1 };
     else
         st->dec_other++;
-    st->dirty = 1;
+    st->dirty = st->metrics_dirty = 1;
 }
 
 /* A label value: backslash, double quote and newline escaped. */
@@ -224,6 +226,7 @@ void stats_metrics (void)
     if (!path)
         return;
     st->metrics_written = time (NULL);
+    st->metrics_dirty = 0;
     if (snprintf (tmp, sizeof (tmp), "%s.new", path) >= (int)sizeof (tmp))
         return;
     int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -255,12 +258,14 @@ static void *metrics_main (void *arg)
     while (S.stats.metrics_running) {
         struct timespec ts;
         clock_gettime (CLOCK_REALTIME, &ts);
-        ts.tv_sec += METRICS_EVERY;
+        ts.tv_sec += METRICS_CHECK;
         int rc = 0;
         while (S.stats.metrics_running && rc != ETIMEDOUT)
             rc = pthread_cond_timedwait (&S.stats.metrics_cond, &S.lock,
                                          &ts);
-        if (S.stats.metrics_running && S.active)
+        if (S.stats.metrics_running && S.active
+            && (S.stats.metrics_dirty
+                || time (NULL) - S.stats.metrics_written >= METRICS_EVERY))
             stats_metrics ();
     }
     pthread_mutex_unlock (&S.lock);
@@ -307,7 +312,6 @@ void stats_report (int force)
     st->reported = now;
     st->dirty = 0;
     stats_file (st);
-    stats_metrics ();
     if (force || (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)) {
         char line[1024];
         stats_line (st, line, sizeof (line));
@@ -328,6 +332,6 @@ void stats_add (int kind, int64_t total_ns, int64_t stock_ns)
         st->own_max_ns[kind] = own;
     if (stock_ns > st->stock_max_ns[kind])
         st->stock_max_ns[kind] = stock_ns;
-    st->dirty = 1;
+    st->dirty = st->metrics_dirty = 1;
     stats_report (0);
 }
