@@ -40,13 +40,13 @@
 #include "shadow.h"
 #include "slurmconf.h"
 #include "trace.h"
+#include "nsranges.h"
 
 #define PROG "nodeshare-report"
 #define MAX_SHADOW 64
 #define MAX_SHADOW_FILES 4096
 #define HOURS_PER_YEAR 8766.0
 #define MAX_PARTS 256
-#define MAX_JOB_NODES 4096
 
 #define die(...) ns_cmd_die (PROG, __VA_ARGS__)
 
@@ -478,7 +478,7 @@ static int partition_of (struct rep *r, const char *part_name)
 static int load_jobs (struct rep *r)
 {
     int64_t cap = 0;
-    int *nodes = malloc (sizeof (int) * MAX_JOB_NODES);
+    int *nodes = malloc (sizeof (int) * NS_JOB_NODES_MAX);
     if (!nodes)
         return die ("out of memory");
     r->t_first = INFINITY;
@@ -527,7 +527,7 @@ static int load_jobs (struct rep *r)
                 ns_error_t e;
                 /* whole names: gpu01 and cn001 are two nodes */
                 int nn = ns_nodelist_names (j.nodelist, r->names, 0, nodes,
-                                            MAX_JOB_NODES, &e);
+                                            NS_JOB_NODES_MAX, &e);
                 /* a list that does not parse is counted by the learner's
                  * reader; the replay needs only the machine's size */
                 if (nn > 0)

@@ -36,8 +36,8 @@
 #include "cmdline.h"
 #include "sim_compare.h"
 #include "trace.h"
+#include "nsranges.h"
 
-#define MAX_JOB_NODES 4096
 
 struct real {
     ns_tjob_t t;            /* as read */
@@ -126,13 +126,13 @@ static int load (const struct ns_compare_args *a, struct loaded *l)
     if (!t)
         return die ("%s", err.text);
     ns_tjob_t j;
-    int rc, nodes[MAX_JOB_NODES];
+    int rc, nodes[NS_JOB_NODES_MAX];
     while ((rc = ns_trace_next (t, &j, &err)) == 1) {
         if (!j.nodelist[0] || j.wait < 0) {
             l->not_run++;
             continue;
         }
-        int nn = ns_nodelist_parse (j.nodelist, nodes, MAX_JOB_NODES, &err);
+        int nn = ns_nodelist_parse (j.nodelist, nodes, NS_JOB_NODES_MAX, &err);
         if (nn < 0) {
             rc = -1;
             die ("%s: line %lld: field NodeList: %s", a->dump,

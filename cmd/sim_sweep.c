@@ -38,11 +38,10 @@
 #include "report.h"
 #include "sim_sweep.h"
 #include "sweep.h"
+#include "nsranges.h"
 
 #define die(...) ns_cmd_die ("nodeshare-sim", __VA_ARGS__)
 
-/* A configuration is at most this big (model/config.c's limit). */
-#define CONFIG_MAX_BYTES (16 * 1024 * 1024)
 
 struct sweep {
     const struct ns_sweep_args *a;
@@ -277,7 +276,7 @@ static int prepare (struct sweep *s, int check, int only_cell)
         return die ("out of memory"), 2;
     if (s->sw->config) {
         size_t len;
-        s->base = slurp (s->sw->config, CONFIG_MAX_BYTES, &len);
+        s->base = slurp (s->sw->config, NS_CONFIG_MAX_BYTES, &len);
         if (!s->base)
             return die ("%s: config: cannot read %s: %s", s->sw->src,
                         s->sw->config, strerror (errno)), 2;

@@ -24,9 +24,6 @@
 #include "nsconfig.h"
 #include "nsranges.h"
 
-/* A configuration is a few kilobytes; anything near this is a mistake
- * (a trace or a core file given by accident). */
-#define CONFIG_MAX_BYTES (16 * 1024 * 1024)
 
 struct ns_config {
     ns_policy_t policy;
@@ -1072,7 +1069,7 @@ static ns_config_t *load (const char *text, size_t len, const char *src,
                           ns_error_t *err)
 {
     json_object *root = NULL;
-    if (ns_json_parse_text (text, len, CONFIG_MAX_BYTES, src, &root, err)
+    if (ns_json_parse_text (text, len, NS_CONFIG_MAX_BYTES, src, &root, err)
         < 0)
         return NULL;
     struct reader r = { .j = { .src = src, .err = err } };
@@ -1154,7 +1151,7 @@ static char *read_file (const char *path, size_t *lenp, ns_error_t *err)
         ns_error_set (err, e, "%s: cannot open: %s", path, strerror (e));
         return NULL;
     }
-    int rc = read_all (fd, CONFIG_MAX_BYTES, &text, &len);
+    int rc = read_all (fd, NS_CONFIG_MAX_BYTES, &text, &len);
     int e = errno;
     close (fd);
     if (rc < 0 && e == EFBIG) {

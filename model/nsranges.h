@@ -17,4 +17,12 @@ static inline int ns_sigma_ok (double sigma)
     return sigma >= NS_SIGMA_MIN && sigma <= NS_SIGMA_MAX;
 }
 
+/* nodeshare.json (and a sweep's base configuration) is a few kilobytes;
+ * anything near this is a mistake (a trace or a core file given by
+ * accident). */
+#define NS_CONFIG_MAX_BYTES (16 * 1024 * 1024)
+
+/* Nodes of one job in a sacct NodeList that the tools expand. */
+#define NS_JOB_NODES_MAX 4096
+
 #endif /* !NODESHARE_NSRANGES_H */

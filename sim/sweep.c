@@ -21,6 +21,7 @@
 
 #include <json.h>
 
+#include "cluster.h"
 #include "jsonread.h"
 #include "sweep.h"
 
@@ -272,7 +273,8 @@ static int read_m_nodes (struct reader *r, json_object *v)
 static int read_m_cores (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (ns_jr_get_integer (&r->j, v, 1, 4096, "an integer 1..4096", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 1, NS_NODE_CORES_MAX,
+                           "an integer " NS_NODE_CORES_RANGE, &i) < 0)
         return -1;
     r->machine->cores = (int)i;
     return 0;
