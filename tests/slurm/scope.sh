@@ -136,8 +136,9 @@ done
 s=$(id_of nodeshare stripe)
 # Which 12 cores of each node cons_tres gives a stripe (12 tasks per
 # node) differs by release: six of each socket, 0-5,12-17, on 22.05.8;
-# the first twelve, 0-11, on 24.11.5 and 26.05.3 (doc/packages.md; the
-# releases between 22.05 and 24.11 are not tested here).
+# the first twelve, 0-11, on 24.11.5, 25.11.7 and 26.05.3
+# (doc/packages.md; the releases between 22.05 and 24.11 are not tested
+# here).
 if _ns_version_ge "$(ns_slurm_version || echo 0.0)" 24.11; then
     half='0-11'
 else
