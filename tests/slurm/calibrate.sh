@@ -39,29 +39,9 @@ cleanup () {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-# program NAME PACKED STRIPED BESIDE_B: a job script that sleeps until
-# its start + the seconds of its placement.
-program () {
-    cat >"$scratch/$1.sh" <<EOF
-#!/bin/sh
-# test program $1: packed $2 s, striped $3 s, striped beside B $4 s
-#SBATCH --mem=100
-t0=\$(date +%s.%N)
-secs=$2
-if [ "\${SLURM_JOB_NUM_NODES:-1}" -gt 1 ]; then
-    secs=$3
-    first=\$(scontrol show hostnames "\$SLURM_JOB_NODELIST" | head -n 1)
-    other=\$(squeue -h -t R -w "\$first" -o '%A %j' |
-             awk -v me="\$SLURM_JOB_ID" '\$1 != me { print \$2; exit }')
-    [ "\$other" = B ] && secs=$4
-fi
-exec sleep "\$(awk -v t0="\$t0" -v s="\$secs" -v now="\$(date +%s.%N)" \\
-    'BEGIN { d = t0 + s - now; printf "%.3f", (d > 0 ? d : 0) }')"
-EOF
-}
-program A 3.0 2.0 2.5
-program B 2.0 2.0 2.2
-program C 2.0 2.5 3.0
+ns_placed_program "$scratch" A 3.0 2.0 2.5
+ns_placed_program "$scratch" B 2.0 2.0 2.2
+ns_placed_program "$scratch" C 2.0 2.5 3.0
 printf '#!/bin/sh\nexec sleep 600\n' >"$scratch/D.sh"
 # E: 2 s anywhere; it takes the work directory's times/ away (the path of
 # its wrapper is the job's Command), as a work directory the nodes cannot

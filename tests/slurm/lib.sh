@@ -172,6 +172,10 @@
 #                                Values are cut at the first space.
 #   ns_job_nodes_cpus JOBID      "NODES CPU_IDS" lines from
 #                                `scontrol show job -d`, e.g. "ns[1-2] 0-11"
+#   ns_placed_program DIR NAME PACKED STRIPED BESIDE_B
+#                                DIR/NAME.sh: a job script whose run time
+#                                follows its placement (a program with
+#                                known figures; calibrate.sh, rollout.sh)
 #   ns_job_cpus_per_node JOBID   the CPU count on each of its nodes,
 #                                e.g. "12 12"
 #   ns_poll SECONDS CMD...       runs CMD (output discarded) 5 times a
@@ -1409,6 +1413,32 @@ ns_twins_config () {   # WHO [FIRST [LAST]]
                               { "match": "abq*", "program": "ABQ" } ] }${3:-}
 }
 EOF
+}
+
+# ns_placed_program DIR NAME PACKED STRIPED BESIDE_B: DIR/NAME.sh, a job
+# script (#!/bin/sh, --mem=100) whose run time follows its placement: it
+# sleeps until its start + PACKED seconds on one node, STRIPED on more,
+# or BESIDE_B when a running job named B shares its first node (found
+# with squeue), as a program with known figures would (spread_speedup
+# PACKED/STRIPED, slowdown beside B BESIDE_B/STRIPED).
+ns_placed_program () {   # DIR NAME PACKED STRIPED BESIDE_B
+    cat >"$1/$2.sh" <<EOF
+#!/bin/sh
+# test program $2: packed $3 s, striped $4 s, striped beside B $5 s
+#SBATCH --mem=100
+t0=\$(date +%s.%N)
+secs=$3
+if [ "\${SLURM_JOB_NUM_NODES:-1}" -gt 1 ]; then
+    secs=$4
+    first=\$(scontrol show hostnames "\$SLURM_JOB_NODELIST" | head -n 1)
+    other=\$(squeue -h -t R -w "\$first" -o '%A %j' |
+             awk -v me="\$SLURM_JOB_ID" '\$1 != me { print \$2; exit }')
+    [ "\$other" = B ] && secs=$5
+fi
+exec sleep "\$(awk -v t0="\$t0" -v s="\$secs" -v now="\$(date +%s.%N)" \\
+    'BEGIN { d = t0 + s - now; printf "%.3f", (d > 0 ? d : 0) }')"
+EOF
+    chmod 755 "$1/$2.sh"
 }
 
 ns_job_nodes_cpus () {   # JOBID

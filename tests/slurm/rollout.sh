@@ -15,8 +15,8 @@
 #
 # 1. Shadow, no figures: a 4-task job of A runs where stock cons_tres
 #    puts it, and its record says "pack" (no predicted gain).
-# 2. nodeshare-calibrate --beside B measures the three programs: every
-#    figure within 0.05 of the truth.
+# 2. nodeshare-calibrate --beside B measures the three programs (one run
+#    of each shape): every figure within 0.05 of the truth.
 # 3. nodeshare-report on the sacct history and the shadow records, with
 #    the calibrated figures: it runs and names the programs.
 # 4. Enabled in partition debug only (the calibrated figures, "mode":
@@ -37,30 +37,9 @@ report=$top_builddir/nodeshare-report
 [ -x "$report" ] || tap_skip_all "$report not built"
 ns_plugin_scenario rollout
 
-# program NAME PACKED STRIPED BESIDE_B: a job script that sleeps until
-# its start + the seconds of its placement.
-program () {
-    cat >"$scratch/$1.sh" <<EOF
-#!/bin/sh
-# test program $1: packed $2 s, striped $3 s, striped beside B $4 s
-#SBATCH --mem=100
-t0=\$(date +%s.%N)
-secs=$2
-if [ "\${SLURM_JOB_NUM_NODES:-1}" -gt 1 ]; then
-    secs=$3
-    first=\$(scontrol show hostnames "\$SLURM_JOB_NODELIST" | head -n 1)
-    other=\$(squeue -h -t R -w "\$first" -o '%A %j' |
-             awk -v me="\$SLURM_JOB_ID" '\$1 != me { print \$2; exit }')
-    [ "\$other" = B ] && secs=$4
-fi
-exec sleep "\$(awk -v t0="\$t0" -v s="\$secs" -v now="\$(date +%s.%N)" \\
-    'BEGIN { d = t0 + s - now; printf "%.3f", (d > 0 ? d : 0) }')"
-EOF
-    chmod 755 "$scratch/$1.sh"
-}
-program A 3.0 2.0 2.5
-program B 2.0 2.0 2.2
-program C 2.0 2.5 3.0
+ns_placed_program "$scratch" A 3.0 2.0 2.5
+ns_placed_program "$scratch" B 2.0 2.0 2.2
+ns_placed_program "$scratch" C 2.0 2.5 3.0
 
 NS_ACCOUNTING=1
 NS_SELECTTYPE=select/cons_tres_nodeshare
@@ -103,7 +82,7 @@ tap_like "$(grep "\"job\":$s1," "$records")" '"would":"pack".*no predicted gain'
 
 # 2. Calibration.
 start=$(date +%s)
-"$cal" -q --budget 2 --repeats 2 --time 1 --beside B --workdir "$scratch/cal" \
+"$cal" -q --budget 1 --repeats 1 --time 1 --beside B --workdir "$scratch/cal" \
     -o "$scratch/figures.json" "$scratch/A.sh" "$scratch/B.sh" "$scratch/C.sh" \
     2>"$scratch/cal.err"
 tap_ok $? "nodeshare-calibrate --beside B measures A, B, C ($(($(date +%s) - start)) s)" ||

@@ -187,16 +187,18 @@ tap_like "$(squeue -h -t all -j "$j" -O admin_comment:1000)" \
     "AdminComment: a site's own words stay, nodeshare's after them"
 done_phase "$j"
 
-# The metrics file.  The plugin rewrites it on a job_test call at most
-# every 10 s after a count changed, and every 30 s from its thread
-# (select/nsstats.c): wait for a write after the last decision above.
-# Read at once, it can predate them: on 26.05.3 in its root every phase
-# starts its job within a second, the nodeshare side's jobs all start
-# within 7 s, and the file still had slurmctld's start (no decisions, 0
-# calls).
-t=$(date +%s)
-ns_poll 70 awk -v t="$t" '$1 == "nodeshare_metrics_written_seconds" { ok = $2 > t }
-    END { exit !ok }' "$prom"
+# The metrics file.  Its thread rewrites it within 2 s of a change
+# (select/nsstats.c); read at once it may predate the last decisions
+# (every phase starts its job within a second).  Wait until it counts
+# the 8 jobs started so far: out, stripe, norequeue, gres, the two -w
+# jobs, full, and the one with a site's AdminComment.
+started () {
+    awk 'index($0, "nodeshare_decisions_total{mode=\"normal\"") == 1 { n += $NF }
+         END { print n + 0 }' "$prom" 2>/dev/null
+}
+all_counted () { [ "$(started)" = 8 ]; }
+ns_poll 20 all_counted
+tap_is "$(started)" 8 "metrics: 8 jobs started so far"
 tap_is "$(stat -c %a "$prom" 2>/dev/null)" 644 "metrics file $prom, mode 0644"
 sed 's/^/#   /' "$prom"
 # Debian's python3 (python3-prometheus-client), not another in PATH.
