@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,48 +59,31 @@ static const char usage_text[] =
 "index of that cache within its level, 'core' the logical index of the\n"
 "core it runs on, 'cpus' the OS CPUs it may run on.\n";
 
-static void vdie (int status, const char *fmt, va_list ap)
-    __attribute__ ((noreturn));
+/* Failures return these up to main (), which exits with NS_EXIT_FAIL
+ * (the work failed) or NS_EXIT_USAGE (the command line is wrong). */
+#define FAIL (-1)
+#define USAGE (-2)
 
-static void vdie (int status, const char *fmt, va_list ap)
-{
-    fprintf (stderr, "nodeshare-tree: ");
-    vfprintf (stderr, fmt, ap);
-    fprintf (stderr, "\n");
-    exit (status);
-}
+/* "nodeshare-tree: message"; returns FAIL. */
+#define die(...) ns_cmd_die ("nodeshare-tree", __VA_ARGS__)
 
-/* The work failed: exit 1. */
-static void die (const char *fmt, ...) __attribute__ ((format (printf, 1, 2),
-                                                         noreturn));
-static void die (const char *fmt, ...)
-{
-    va_list ap;
-    va_start (ap, fmt);
-    vdie (NS_EXIT_FAIL, fmt, ap);
-}
+/* "nodeshare-tree: message"; returns USAGE. */
+#define die_usage(...) (die (__VA_ARGS__), USAGE)
 
-/* The command line is wrong: exit 2. */
-static void die_usage (const char *fmt, ...)
-    __attribute__ ((format (printf, 1, 2), noreturn));
-static void die_usage (const char *fmt, ...)
-{
-    va_list ap;
-    va_start (ap, fmt);
-    vdie (NS_EXIT_USAGE, fmt, ap);
-}
-
-static double parse_sigma (const char *s)
+static int parse_sigma (const char *s, double *sigma)
 {
     char *end;
     errno = 0;
     double v = strtod (s, &end);
     if (errno || end == s || *end || !ns_sigma_ok (v))
-        die_usage ("bad --sigma '%s': expected a number " NS_SIGMA_RANGE, s);
-    return v;
+        return die_usage ("bad --sigma '%s': expected a number "
+                          NS_SIGMA_RANGE, s);
+    *sigma = v;
+    return 0;
 }
 
-static void parse_opts (int argc, char **argv, struct opts *o)
+/* 0, 1 after --help, or USAGE. */
+static int parse_opts (int argc, char **argv, struct opts *o)
 {
     static const struct option longopts[] = {
         { "topology", required_argument, NULL, 't' },
@@ -120,41 +102,47 @@ static void parse_opts (int argc, char **argv, struct opts *o)
         switch (c) {
         case 't': o->topology = optarg; break;
         case 'c': o->cores = optarg; break;
-        case 's': o->sigma = parse_sigma (optarg); break;
+        case 's':
+            if (parse_sigma (optarg, &o->sigma) < 0)
+                return USAGE;
+            break;
         case 'j': o->json = 1; break;
         case 'e': o->explain = 1; break;
-        case 'h': fputs (usage_text, stdout); exit (NS_EXIT_OK);
+        case 'h': fputs (usage_text, stdout); return 1;
         default:
             ns_cmd_bad_option ("nodeshare-tree", c, argv);
-            exit (NS_EXIT_USAGE);
+            return USAGE;
         }
     }
     if (optind >= argc)
-        die_usage ("no task given: expected SIZE@CORE arguments (see --help)");
+        return die_usage ("no task given: expected SIZE@CORE arguments "
+                          "(see --help)");
+    return 0;
 }
 
 /* "24M@3": the last '@' splits, so the size may not contain one. */
-static void parse_request (const char *arg, struct request *r)
+static int parse_request (const char *arg, struct request *r)
 {
     const char *at = strrchr (arg, '@');
     char size[64];
     char *end;
     if (!at || at == arg || !at[1])
-        die_usage ("bad task '%s': expected SIZE@CORE", arg);
+        return die_usage ("bad task '%s': expected SIZE@CORE", arg);
     if ((size_t)(at - arg) >= sizeof (size))
-        die_usage ("bad size in task '%s': too long", arg);
+        return die_usage ("bad size in task '%s': too long", arg);
     memcpy (size, arg, at - arg);
     size[at - arg] = '\0';
     if (ns_parse_size (size, &r->size) < 0)
-        die_usage ("bad size '%s' in task '%s': expected bytes with an optional "
-             "K, M, G or T suffix", size, arg);
+        return die_usage ("bad size '%s' in task '%s': expected bytes with "
+                          "an optional K, M, G or T suffix", size, arg);
     errno = 0;
     long core = strtol (at + 1, &end, 10);
     if (errno || *end || at[1] < '0' || at[1] > '9' || core > 1000000000L)
-        die_usage ("bad core '%s' in task '%s': expected a logical core index",
-             at + 1, arg);
+        return die_usage ("bad core '%s' in task '%s': expected a logical "
+                          "core index", at + 1, arg);
     r->arg = arg;
     r->core = (int)core;
+    return 0;
 }
 
 static json_object *size_json (uint64_t bytes)
@@ -171,7 +159,7 @@ static json_object *task_json (const struct request *r, const ns_ctplace_t *p,
 {
     json_object *o = json_object_new_object ();
     if (!o)
-        die ("out of memory");
+        return NULL;
     json_object_object_add (o, "task", json_object_new_int (p->task));
     json_object_object_add (o, "size", size_json (r->size));
     json_object_object_add (o, "origin", json_object_new_int (r->core));
@@ -208,35 +196,42 @@ struct result {
     char why[1024];
 };
 
-static void place_all (ns_cachetree_t *t, const struct opts *o,
-                       const struct request *reqs, struct result *res, int n)
+static int place_all (ns_cachetree_t *t, const struct opts *o,
+                      const struct request *reqs, struct result *res, int n)
 {
     ns_error_t err;
     for (int i = 0; i < n; i++) {
         ns_ctplace_t *p = &res[i].p;
         if (ns_cachetree_place (t, reqs[i].size, reqs[i].core, o->sigma, p,
                                 &err) < 0)
-            die ("task '%s': %s", reqs[i].arg, err.text);
+            return die ("task '%s': %s", reqs[i].arg, err.text);
         if (hwloc_bitmap_list_snprintf (res[i].cpus, sizeof (res[i].cpus),
                                         p->cpus) < 0)
-            die ("cannot print the cpus of task '%s'", reqs[i].arg);
+            return die ("cannot print the cpus of task '%s'", reqs[i].arg);
         if (o->explain)
             ns_cachetree_explain (t, p->task, res[i].why,
                                   sizeof (res[i].why));
     }
+    return 0;
 }
 
-static void print_all (const struct opts *o, const struct request *reqs,
-                       const struct result *res, int n)
+static int print_all (const struct opts *o, const struct request *reqs,
+                      const struct result *res, int n)
 {
     json_object *array = o->json ? json_object_new_array () : NULL;
     if (o->json && !array)
-        die ("out of memory");
+        return die ("out of memory");
     for (int i = 0; i < n; i++) {
         const char *why = o->explain ? res[i].why : NULL;
+        json_object *task = array ? task_json (&reqs[i], &res[i].p,
+                                               res[i].cpus, why)
+                                  : NULL;
+        if (array && !task) {
+            json_object_put (array);
+            return die ("out of memory");
+        }
         if (array)
-            json_object_array_add (array, task_json (&reqs[i], &res[i].p,
-                                                     res[i].cpus, why));
+            json_object_array_add (array, task);
         else
             print_line (&reqs[i], &res[i].p, res[i].cpus, why);
     }
@@ -247,47 +242,54 @@ static void print_all (const struct opts *o, const struct request *reqs,
                                 | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put (array);
     }
+    return 0;
 }
 
 /* ns_cachetree_load() in three steps, so that errors say which option
  * they are about. */
-static ns_cachetree_t *load_tree (const struct opts *o)
+static int load_tree (const struct opts *o, ns_cachetree_t **tp)
 {
     ns_error_t err;
     hwloc_cpuset_t set = NULL;
+    int rc = 0;
     hwloc_topology_t topo = ns_cachetree_topology (o->topology, &err);
     if (!topo)
-        die_usage ("--topology: %s", err.text);
+        return die_usage ("--topology: %s", err.text);
     if (o->cores) {
         if (!(set = hwloc_bitmap_alloc ()))
-            die ("out of memory");
-        if (ns_cachetree_cores_cpuset (topo, o->cores, set, &err) < 0)
-            die_usage ("--cpuset: %s", err.text);
+            rc = die ("out of memory");
+        else if (ns_cachetree_cores_cpuset (topo, o->cores, set, &err) < 0)
+            rc = die_usage ("--cpuset: %s", err.text);
     }
-    ns_cachetree_t *t = ns_cachetree_from_topology (topo, set, &err);
-    if (!t)
-        die ("%s", err.text);
+    if (rc == 0 && !(*tp = ns_cachetree_from_topology (topo, set, &err)))
+        rc = die ("%s", err.text);
     hwloc_bitmap_free (set);
     hwloc_topology_destroy (topo);
-    return t;
+    return rc;
 }
 
 int main (int argc, char **argv)
 {
     struct opts o;
-    parse_opts (argc, argv, &o);
+    ns_cachetree_t *t = NULL;
+    int rc = parse_opts (argc, argv, &o);
+    if (rc)
+        return rc > 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
     int n = argc - optind;
     struct request *reqs = calloc (n, sizeof (*reqs));
     struct result *res = calloc (n, sizeof (*res));
     if (!reqs || !res)
-        die ("out of memory");
-    for (int i = 0; i < n; i++)
-        parse_request (argv[optind + i], &reqs[i]);
-    ns_cachetree_t *t = load_tree (&o);
-    place_all (t, &o, reqs, res, n);
-    print_all (&o, reqs, res, n);
+        rc = die ("out of memory");
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = parse_request (argv[optind + i], &reqs[i]);
+    if (rc == 0)
+        rc = load_tree (&o, &t);
+    if (rc == 0)
+        rc = place_all (t, &o, reqs, res, n);
+    if (rc == 0)
+        rc = print_all (&o, reqs, res, n);
     ns_cachetree_destroy (t);
     free (res);
     free (reqs);
-    return 0;
+    return rc == 0 ? NS_EXIT_OK : rc == USAGE ? NS_EXIT_USAGE : NS_EXIT_FAIL;
 }
