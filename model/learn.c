@@ -1066,7 +1066,7 @@ static int null_space (const double *gram, const unsigned char *active,
 static int identify (const double *gram, const unsigned char *active,
                      int np, unsigned char *ident)
 {
-    double *null;
+    double *null = NULL;
     int nn = null_space (gram, active, np, &null);
     if (nn < 0)
         return -1;
@@ -1546,7 +1546,8 @@ static int identified_with (const struct fit *F, int np, int k, int k1,
                             int s1, int k2, int s2)
 {
     double *g = malloc (sizeof (double) * (np * np + np));
-    unsigned char *act = malloc ((size_t)np * 2);
+    /* calloc: gcc 14's LTO cannot see that every byte read is written */
+    unsigned char *act = calloc ((size_t)np * 2, 1);
     if (!g || !act) {
         free (g);
         free (act);
