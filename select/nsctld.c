@@ -860,7 +860,7 @@ static void undo_shape (job_record_t *job, ns_jobinfo_t *ji)
 
 /* A striped job: width nodes, tpn tasks on each (design.md section 7);
  * tpn 0 leaves the tasks per node to cons_tres (an uneven stripe, whose
- * cores per node come from the cores it is left, uneven_exclude).
+ * cores per node come from the cores it is left, stripe_exclude).
  * slurmctld resets min_nodes between calls, so this is redone on every
  * call. */
 static void apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
@@ -1090,14 +1090,16 @@ static int used_cores (const ns_placement_t *pl, bitstr_t *used)
     return rc;
 }
 
-/* An uneven stripe (8+8+7+7 for 30 tasks): cons_tres asked for 8 tasks per
- * node would hold 32 CPUs.  Instead it is left, on each of the
+/* The cores of a stripe that starts now.  An uneven stripe (8+8+7+7 for
+ * 30 tasks): cons_tres asked for 8 tasks per node would hold 32 CPUs; an
+ * even one (12+12 on nodes of 2 x 12 cores): cons_tres from 24.11 gives
+ * the first twelve cores, one socket.  Instead it is left, on each of the
  * placement's nodes, exactly the free cores of that node's share (the
  * rest excluded, as a reservation excludes cores), socket by socket in
  * turn as stock spreads a job over sockets; asked for the job's own task
  * count on that many nodes, it then allocates the shares.  NULL when the
  * free cores cannot be read (the caller falls back to tasks per node). */
-static bitstr_t *uneven_exclude (const struct call *c,
+static bitstr_t *stripe_exclude (const struct call *c,
                                  const ns_placement_t *pl)
 {
     int total = (int)cr_get_coremap_offset (node_record_count);
@@ -1180,15 +1182,21 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
                 least = pl->shares[i].cores;
         }
         min = max = req = (uint32_t)pl->n;
-        bitstr_t *exc = run_now && least < most ? uneven_exclude (c, pl)
-                                                : NULL;
+        /* Run now: the exact cores of each share, half of them on each
+         * socket (cons_tres from 24.11 would give an even stripe's 12
+         * cores of a 2 x 12 node all on one socket). */
+        bitstr_t *exc = run_now ? stripe_exclude (c, pl) : NULL;
         if (exc) {
             struct call u = *c;
             ns_exc_owned_t owned;
             ns_exc_with_cores (&c->exc, exc, &owned);
             u.exc = owned.exc;
-            apply_shape (c->job, ji, pl->n, 0, r->cpus_per_task,
-                         pl->mem_per_node);
+            /* An even stripe keeps its tasks per node (srun and
+             * SLURM_NTASKS_PER_NODE see 12); an uneven one leaves them to
+             * cons_tres. */
+            apply_shape (c->job, ji, pl->n,
+                         least == most ? most / r->cpus_per_task : 0,
+                         r->cpus_per_task, pl->mem_per_node);
             rc = call_stock (&u, min, max, req);
             ns_exc_release (&owned);   /* frees exc */
             exc = NULL;
@@ -1197,8 +1205,8 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
                 undo_shape (c->job, ji);
                 bit_copybits (c->bitmap, saved);
                 bit_and (c->bitmap, mask);
-                debug ("nodeshare: %pJ: cons_tres refused the uneven "
-                       "stripe's cores, asking for %d tasks per node",
+                debug ("nodeshare: %pJ: cons_tres refused the stripe's "
+                       "cores, asking for %d tasks per node",
                        c->job, most / r->cpus_per_task);
             }
         }

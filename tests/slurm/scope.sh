@@ -134,16 +134,11 @@ for f in out norequeue gres full; do
         "$f: nodes and CPU ids are those stock cons_tres chose"
 done
 s=$(id_of nodeshare stripe)
-# Which 12 cores of each node cons_tres gives a stripe (12 tasks per
-# node) differs by release: six of each socket, 0-5,12-17, on 22.05.8;
-# the first twelve, 0-11, on 24.11.5, 25.11.7 and 26.05.3
-# (doc/packages.md; the releases between 22.05 and 24.11 are not tested
-# here).
-if _ns_version_ge "$(ns_slurm_version || echo 0.0)" 24.11; then
-    half='0-11'
-else
-    half='0-5,12-17'
-fi
+# The plugin gives a stripe that starts now its exact cores, half of them
+# on each socket (stock cons_tres, asked for 12 tasks per node, gives
+# 0-5,12-17 on 22.05 but the first twelve, one socket, from 24.11): the
+# same cores on every release.
+half='0-5,12-17'
 tap_like "$(cat "$scratch/nodeshare.stripe")" "^ns\[3-4\] $half \$" \
     "stripe: 12 + 12 cores over ns3 and ns4, not onto the GRES nodes ns1, ns2"
 tap_like "$(cat "$scratch/stock.stripe")" '^ns[0-9] 0-23 $' \
