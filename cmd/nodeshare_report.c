@@ -40,6 +40,7 @@
 #include "shadow.h"
 #include "slurmconf.h"
 #include "trace.h"
+#include "workload.h"
 #include "nsranges.h"
 
 #define PROG "nodeshare-report"
@@ -441,15 +442,6 @@ static int replay_config (struct rep *r)
 
 /* ---- the replay: what nodeshare-sim does with a sacct trace ---- */
 
-static int program_of (struct rep *r, const char *name)
-{
-    if (!name[0])
-        return NS_PROGRAM_UNKNOWN;
-    const char *mapped = r->ucfg ? ns_identity_map (
-        ns_config_identity (r->ucfg), name) : name;
-    return ns_progtab_intern (r->rprogs, mapped, NULL);
-}
-
 static int cmp_submit (const void *a, const void *b)
 {
     const ns_simjob_t *x = a, *y = b;
@@ -459,12 +451,10 @@ static int cmp_submit (const void *a, const void *b)
 }
 
 /* 1 + the partition's index (the slurm.conf's first), 0 unknown. */
-static int partition_of (struct rep *r, const char *part_name)
+static int partition_of (struct rep *r, const ns_tjob_t *j)
 {
     char name[NS_TJOB_PROGRAM_MAX];
-    /* a job submitted to several partitions lists them all: the first */
-    snprintf (name, sizeof (name), "%s", part_name);
-    name[strcspn (name, ",")] = '\0';
+    ns_workload_partition (j, name, sizeof (name));
     if (!name[0])
         return 0;
     for (int i = 0; i < r->npnames; i++)
@@ -505,19 +495,14 @@ static int load_jobs (struct rep *r)
                 r->jobs = nj;
             }
             ns_simjob_t *sj = &r->jobs[r->njobs++];
-            *sj = (ns_simjob_t){
-                .id = (uint64_t)j.id,
-                .submit = (double)j.submit,
-                .runtime = (double)j.run,
-                .req_time = (double)j.req_time,
-                .ntasks = j.procs,
-                .program = program_of (r, j.program),
-                .recorded_wait = (double)j.wait,
-                .mem_per_cpu = r->machine ? j.mem_per_cpu : 0,
-                .mem_per_node = r->machine ? j.mem_per_node : 0,
-                /* past the slurm.conf's partitions: its default one */
-                .partition = partition_of (r, j.part_name),
-            };
+            *sj = ns_workload_simjob (
+                &j, ns_workload_program (
+                        r->ucfg ? ns_config_identity (r->ucfg) : NULL,
+                        r->rprogs, &j));
+            if (!r->machine)
+                sj->mem_per_cpu = sj->mem_per_node = 0;
+            /* past the slurm.conf's partitions: its default one */
+            sj->partition = partition_of (r, &j);
             if ((double)j.submit < r->t_first)
                 r->t_first = (double)j.submit;
             double end = (double)j.submit + (j.wait > 0 ? j.wait : 0) + j.run;

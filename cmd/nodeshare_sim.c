@@ -36,6 +36,7 @@
 #include "sim_sweep.h"
 #include "sweep.h"
 #include "trace.h"
+#include "workload.h"
 
 #define MAX_POLICIES 32
 #define MAX_LOADS 16
@@ -625,21 +626,6 @@ static const char *baseline_what (const char *baseline)
 
 /* ---- trace loading ---- */
 
-static int program_of (struct run *r, const ns_tjob_t *j)
-{
-    char name[NS_TJOB_PROGRAM_MAX + 16];
-    if (j->program[0])
-        snprintf (name, sizeof (name), "%s", j->program);
-    else if (j->exe >= 0)
-        snprintf (name, sizeof (name), "exe%d", j->exe);
-    else if (j->uid >= 0)
-        snprintf (name, sizeof (name), "user%d", j->uid);
-    else
-        return NS_PROGRAM_UNKNOWN;
-    const char *mapped = ns_identity_map (ns_config_identity (r->cfg), name);
-    return ns_progtab_intern (r->progs, mapped, NULL);
-}
-
 static int keep_job (struct run *r, const ns_tjob_t *j)
 {
     if (r->njobs % 65536 == 0) {
@@ -650,25 +636,15 @@ static int keep_job (struct run *r, const ns_tjob_t *j)
                         (long long)r->njobs);
         r->jobs = jobs;
     }
-    r->jobs[r->njobs++] = (ns_simjob_t){
-        .id = (uint64_t)j->id,
-        .submit = (double)j->submit,
-        .runtime = (double)j->run,
-        .req_time = (double)j->req_time,
-        .ntasks = j->procs,
-        .program = program_of (r, j),
-        .recorded_wait = (double)j->wait,
-        .mem_per_cpu = j->mem_per_cpu,
-        .mem_per_node = j->mem_per_node,
-    };
+    r->jobs[r->njobs++] = ns_workload_simjob (
+        j, ns_workload_program (ns_config_identity (r->cfg), r->progs, j));
     if (r->machine) {
         ns_simjob_t *sj = &r->jobs[r->njobs - 1];
         if (j->part_name[0]) {
             /* sacct: a job submitted to several partitions lists them
              * all; the first is taken */
             char name[NS_TJOB_PROGRAM_MAX];
-            snprintf (name, sizeof (name), "%s", j->part_name);
-            name[strcspn (name, ",")] = '\0';
+            ns_workload_partition (j, name, sizeof (name));
             sj->partition = ns_sconf_part_index (r->machine, name) + 1;
             if (sj->partition == 0 && r->unknown_parts++ == 0)
                 snprintf (r->first_unknown_part,

@@ -36,6 +36,7 @@
 #include "cmdline.h"
 #include "sim_compare.h"
 #include "trace.h"
+#include "workload.h"
 #include "nsranges.h"
 
 
@@ -85,14 +86,6 @@ static int check_header (const char *path)
                         "Start,End,NodeList,AllocCPUS,NNodes,State,"
                         "Timelimit)", path, need[i]);
     return 0;
-}
-
-static int program_of (const struct ns_compare_args *a, const char *name)
-{
-    if (!name[0])
-        return NS_PROGRAM_UNKNOWN;
-    const char *mapped = ns_identity_map (ns_config_identity (a->cfg), name);
-    return ns_progtab_intern (a->progs, mapped, NULL);
 }
 
 static int cmp_real (const void *x, const void *y)
@@ -161,7 +154,8 @@ static int load (const struct ns_compare_args *a, struct loaded *l)
         struct real *r = &l->jobs[l->n];
         memset (r, 0, sizeof (*r));
         r->t = j;
-        r->program = program_of (a, j.program);
+        r->program = ns_workload_program (ns_config_identity (a->cfg), a->progs,
+                                         &j);
         r->nnodes = nn;
         r->even = j.procs % nn == 0;
         r->shares = malloc (sizeof (ns_share_t) * nn);

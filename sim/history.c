@@ -11,6 +11,7 @@
 #include "history.h"
 #include "hostlist.h"
 #include "nsutil.h"
+#include "workload.h"
 
 #define MAX_NODES_PER_JOB 65536
 
@@ -74,16 +75,6 @@ static void bad (ns_history_t *h, int kind, int64_t line, const char *fmt,
         va_end (ap);
         h->bad_line[kind] = line;
     }
-}
-
-static int program_of (const ns_identity_t *id, ns_progtab_t *progs,
-                       const ns_tjob_t *j)
-{
-    if (!j->program[0])
-        return NS_PROGRAM_UNKNOWN;
-    const char *name = id ? ns_identity_map (id, j->program) : j->program;
-    int p = ns_progtab_intern (progs, name, NULL);
-    return p < 0 ? NS_PROGRAM_UNKNOWN : p;
 }
 
 void ns_history_destroy (ns_history_t *h)
@@ -173,7 +164,7 @@ ns_history_t *ns_history_read (const char *path, const ns_identity_t *id,
         }
         int observe = j.status == NS_TJOB_COMPLETED;
         h->jobs[h->njobs++] = (ns_learn_job_t){
-            .program = program_of (id, progs, &j),
+            .program = ns_workload_program (id, progs, &j),
             .start = (double)(j.submit + j.wait),
             .end = (double)(j.submit + j.wait + j.run),
             .nnodes = x.n,

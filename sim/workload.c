@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* workload.c - a trace's jobs as simulated jobs (workload.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "workload.h"
+
+int ns_workload_program (const ns_identity_t *id, ns_progtab_t *progs,
+                         const ns_tjob_t *j)
+{
+    char name[NS_TJOB_PROGRAM_MAX + 16];
+    if (j->program[0])
+        snprintf (name, sizeof (name), "%s", j->program);
+    else if (j->exe >= 0)
+        snprintf (name, sizeof (name), "exe%d", j->exe);
+    else if (j->uid >= 0)
+        snprintf (name, sizeof (name), "user%d", j->uid);
+    else
+        return NS_PROGRAM_UNKNOWN;
+    const char *mapped = id ? ns_identity_map (id, name) : name;
+    int p = ns_progtab_intern (progs, mapped, NULL);
+    return p < 0 ? NS_PROGRAM_UNKNOWN : p;
+}
+
+ns_simjob_t ns_workload_simjob (const ns_tjob_t *j, int program)
+{
+    return (ns_simjob_t){
+        .id = (uint64_t)j->id,
+        .submit = (double)j->submit,
+        .runtime = (double)j->run,
+        .req_time = (double)j->req_time,
+        .ntasks = j->procs,
+        .program = program,
+        .recorded_wait = (double)j->wait,
+        .mem_per_cpu = j->mem_per_cpu,
+        .mem_per_node = j->mem_per_node,
+    };
+}
+
+void ns_workload_partition (const ns_tjob_t *j, char *buf, size_t size)
+{
+    if (!size)
+        return;
+    snprintf (buf, size, "%s", j->part_name);
+    buf[strcspn (buf, ",")] = '\0';
+}
