@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "eventq.h"
 #include "nsutil.h"
 #include "qtree.h"
 #include "resv.h"
@@ -31,18 +32,6 @@
 #define EPS 1e-7
 #define QBLOCK 64
 #define OWNBLOCK 1024
-
-/* At one instant: ends, then time limits (a job whose work ends exactly
- * at its limit is not killed), then submits. */
-enum { EV_END = 0, EV_LIMIT = 1, EV_SUBMIT = 2 };
-
-struct ev {
-    double t;
-    int type;
-    int job;
-    uint32_t version;
-    uint64_t seq;
-};
 
 /* Per job, for the whole run. */
 struct sj {
@@ -120,19 +109,7 @@ struct ns_sim {
     int nsharesall, sharescap;
     int forget_shares;      /* ns_sim_set_keep_shares (0): only running
                                jobs' shares are kept */
-    struct ev *heap;
-    int nheap, heapcap;
-    uint64_t seq;
-    /* Submits added in order of time (a trace's): a queue of jobs beside
-     * the heap, merged with it as ev_less () orders (submits are added
-     * one per job: in order of seq is in order of job), held as runs of
-     * consecutive jobs (a trace added in order is one run); entry subhead
-     * of nsub is job subr[subr_at].first + subr_off */
-    struct subrun {
-        int first, n;
-    } *subr;
-    int nsubr, subrcap, subr_at, subr_off;
-    int nsub, subhead;
+    ns_evq_t evq;           /* future events (eventq.h) */
     int64_t total;      /* the cluster's cores */
 
     int *queue;         /* FCFS order, sized like jobs; live part is
@@ -340,76 +317,11 @@ static void live_give (ns_sim_t *s, int j)
     s->jobs[j].live = 0;
 }
 
-/* ---- event heap ---- */
-
-static int ev_less (const struct ev *a, const struct ev *b)
+/* The next event (ns_evq_next ()): 2 from the heap, 1 a submit, 0 none. */
+static inline int ev_next (const ns_sim_t *s, ns_ev_t *e)
 {
-    if (a->t != b->t)
-        return a->t < b->t;
-    if (a->type != b->type)
-        return a->type < b->type;
-    return a->seq < b->seq;
-}
-
-static int heap_push (ns_sim_t *s, double t, int type, int job,
-                      uint32_t version)
-{
-    if (ns_grow (&s->heap, &s->heapcap, s->nheap + 1, sizeof (*s->heap),
-                 1024) < 0)
-        return -1;
-    struct ev e = { t, type, job, version, s->seq++ };
-    int i = s->nheap++;
-    while (i > 0) {
-        int p = (i - 1) / 2;
-        if (!ev_less (&e, &s->heap[p]))
-            break;
-        s->heap[i] = s->heap[p];
-        i = p;
-    }
-    s->heap[i] = e;
-    return 0;
-}
-
-static struct ev heap_pop (ns_sim_t *s)
-{
-    struct ev top = s->heap[0];
-    struct ev last = s->heap[--s->nheap];
-    int i = 0;
-    for (;;) {
-        int l = 2 * i + 1;
-        if (l >= s->nheap)
-            break;
-        int m = l + 1 < s->nheap && ev_less (&s->heap[l + 1], &s->heap[l])
-                    ? l + 1 : l;
-        if (!ev_less (&s->heap[m], &last))
-            break;
-        s->heap[i] = s->heap[m];
-        i = m;
-    }
-    if (s->nheap > 0)
-        s->heap[i] = last;
-    return top;
-}
-
-/* The next event, of the heap or the submit queue, whichever ev_less ()
- * puts first, in *e: 2 from the heap, 1 from the submit queue, 0 none. */
-static int ev_next (const ns_sim_t *s, struct ev *e)
-{
-    int have = s->subhead < s->nsub;
-    if (have) {
-        int j = s->subr[s->subr_at].first + s->subr_off;
-        *e = (struct ev){ s->jobs[j].in->submit, EV_SUBMIT, j, 0, 0 };
-    }
-    if (s->nheap > 0) {
-        const struct ev *h = &s->heap[0];
-        if (!have || h->t < e->t
-            || (h->t == e->t && (h->type < e->type
-                                 || (h->type == e->type && h->job < e->job)))) {
-            *e = *h;
-            return 2;
-        }
-    }
-    return have;
+    int j = ns_evq_sub_head (&s->evq);
+    return ns_evq_next (&s->evq, j >= 0 ? s->jobs[j].in->submit : 0, e);
 }
 
 /* ---- creation ---- */
@@ -529,8 +441,7 @@ void ns_sim_destroy (ns_sim_t *s)
         free (s->own[i / OWNBLOCK]);
     free (s->own);
     free (s->shares);
-    free (s->heap);
-    free (s->subr);
+    ns_evq_free (&s->evq);
     free (s->queue);
     free (s->qtasks);
     free (s->qest);
@@ -602,22 +513,7 @@ static int add_job (ns_sim_t *s, const ns_simjob_t *job, int copy,
     if ((copy || submit != job->submit)
         && !(in = own_copy (s, job, submit)))
         return ns_error_set (err, ENOMEM, "out of memory");
-    if (s->subhead == s->nsub)          /* all taken: start over */
-        s->subhead = s->nsub = s->nsubr = s->subr_at = s->subr_off = 0;
-    struct subrun *last = s->nsubr ? &s->subr[s->nsubr - 1] : NULL;
-    if (!last || s->jobs[last->first + last->n - 1].in->submit <= submit) {
-        if (last && last->first + last->n == i)
-            last->n++;
-        else {
-            if (ns_grow (&s->subr, &s->subrcap, s->nsubr + 1,
-                         sizeof (*s->subr), 64) < 0)
-                return ns_error_set (err, ENOMEM, "out of memory");
-            s->subr[s->nsubr++] = (struct subrun){ i, 1 };
-        }
-        s->nsub++;
-        s->seq++;
-    }
-    else if (heap_push (s, submit, EV_SUBMIT, i, 0) < 0)
+    if (ns_evq_submit (&s->evq, i, submit) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     s->jobs[i] = (struct sj){ .in = in };
     s->njobs++;
@@ -910,7 +806,7 @@ static int push_end (ns_sim_t *s, int j)
 {
     struct live *lv = LV (s, j);
     double rate = lv->rate > 1e-9 ? lv->rate : 1e-9;
-    return heap_push (s, s->now + lv->remaining / rate, EV_END, j,
+    return ns_evq_push (&s->evq, s->now + lv->remaining / rate, NS_EV_END, j,
                       ++lv->version);
 }
 
@@ -1112,7 +1008,7 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     if (s->conf.overrun == NS_OVERRUN_KILL && jb->in->req_time > 0
         && !(lv->neutral && !s->pass_fn
              && jb->in->runtime <= jb->in->req_time)
-        && heap_push (s, s->now + jb->in->req_time, EV_LIMIT, j, 0) < 0)
+        && ns_evq_push (&s->evq, s->now + jb->in->req_time, NS_EV_LIMIT, j, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     return 0;
 }
@@ -2249,7 +2145,7 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
      * at no program never co-schedules (the open bitmaps) */
     ns_cluster_keep_free_runs (s->c, !s->closes);
     ns_cluster_keep_open (s->c, s->program_matters);
-    struct ev e;
+    ns_ev_t e;
     int src;
     while ((src = ev_next (s, &e)) > 0) {
         double t = e.t;
@@ -2266,21 +2162,13 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
          * extra scheduling instants that no real event caused. */
         int changed = 0;
         while ((src = ev_next (s, &e)) > 0 && e.t <= t + EPS) {
-            if (src == 2)
-                heap_pop (s);
-            else {
-                s->subhead++;
-                if (++s->subr_off == s->subr[s->subr_at].n) {
-                    s->subr_at++;
-                    s->subr_off = 0;
-                }
-            }
-            if (e.type == EV_SUBMIT) {
+            ns_evq_take (&s->evq, src);
+            if (e.type == NS_EV_SUBMIT) {
                 if (enqueue (s, e.job) < 0)
                     return ns_error_set (err, ENOMEM, "out of memory");
                 changed = 1;
             }
-            else if (e.type == EV_LIMIT) {
+            else if (e.type == NS_EV_LIMIT) {
                 /* Still running at its requested time: killed. */
                 if (s->jobs[e.job].out.state == NS_SJ_RUNNING) {
                     s->jobs[e.job].out.killed = 1;
