@@ -54,8 +54,8 @@
 #include "jobmemo.h"
 #include "nsctld.h"
 #include "nsctld_int.h"
+#include "nsrequest.h"
 
-static int set16 (uint16_t v);
 
 /* Rebuild the model from slurmctld's records at least this often, so that
  * anything the start/end hooks missed cannot last. */
@@ -149,17 +149,6 @@ static void keep_in_force (int missing)
     }
 }
 
-/* SelectTypeParameters=CR_Socket (or CR_Socket_Memory): cons_tres gives
- * jobs whole sockets, and spreads a job's tasks over the sockets of each
- * of its nodes; the model counts cores.  A stripe would hold a socket or
- * more on each of its nodes where stock holds them on one: cons_tres
- * places every job as asked. */
-static int whole_sockets (void)
-{
-    return (slurm_conf.select_type_param & NS_CR_SOCKET) != 0;
-}
-#define WHOLE_SOCKETS_WHY "whole sockets (SelectTypeParameters=CR_Socket)"
-
 int ns_ctld_init (void)
 {
     ns_error_t err;
@@ -195,11 +184,11 @@ int ns_ctld_init (void)
                                          sizeof (desc)));
         keep_in_force (missing);
     }
-    if (whole_sockets ())
+    if (ns_req_whole_sockets ())
         info ("nodeshare: %s: cons_tres gives each job whole sockets on "
               "each of its nodes, which the model does not count; every "
               "job is placed by cons_tres as stock Slurm places it",
-              WHOLE_SOCKETS_WHY);
+              NS_WHOLE_SOCKETS_WHY);
     S.active = 1;
     S.dirty = 1;
     stats_metrics_start ();
@@ -397,28 +386,6 @@ static void drop_running (uint32_t id)
 }
 
 /* Is memory a consumable resource (CR_*_Memory)? */
-static int mem_consumed (void)
-{
-    return (slurm_conf.select_type_param & NS_CR_MEMORY) != 0;
-}
-
-/* Does cons_tres give the job all the memory of each of its nodes?  With
- * memory a consumable resource, a job of --mem=0 does, and so does a job
- * without --mem where neither DefMemPerCPU nor DefMemPerNode is set
- * (slurmctld then leaves pn_min_memory 0); cons_tres places such a job
- * only on nodes without memory allocated, and no job that needs memory
- * fits beside it: it holds its nodes whole, as --exclusive does. */
-static int all_node_memory (const job_details_t *d)
-{
-    return mem_consumed () && d->pn_min_memory == 0;
-}
-
-/* Does the job hold its nodes whole (--exclusive, or all their memory)? */
-static int holds_whole_nodes (const job_details_t *d)
-{
-    return NS_WHOLE_NODE (d) || all_node_memory (d);
-}
-
 /* The CPUs job holds on each node, into S.shares, and its memory, into
  * S.mem; returns the count. */
 static int job_shares (const job_record_t *job)
@@ -437,7 +404,7 @@ static int job_shares (const job_record_t *job)
         if (i >= S.nnodes || cpus <= 0)
             continue;
         int cap = ns_node_cores (S.cl, i);
-        S.mem[n] = mem_consumed () && mem < INT64_MAX ? (int64_t)mem : 0;
+        S.mem[n] = ns_req_mem_consumed () && mem < INT64_MAX ? (int64_t)mem : 0;
         S.shares[n].node = i;
         S.shares[n].cores = cpus < cap ? cpus : cap;
         n++;
@@ -453,7 +420,7 @@ static int running_flags (const job_record_t *job, int program, int nnodes)
 {
     const ns_policy_t *pol = ns_config_policy (S.cfg);
     const job_details_t *d = job->details;
-    if ((d && holds_whole_nodes (d))
+    if ((d && ns_req_holds_whole_nodes (d))
         || pol->kind == NS_POLICY_EXCLUSIVE || pol->kind == NS_POLICY_SPREAD)
         return NS_JOB_CLOSES_NODES
                | (pol->kind == NS_POLICY_SPREAD ? NS_JOB_STRIPED : 0);
@@ -464,7 +431,7 @@ static int running_flags (const job_record_t *job, int program, int nnodes)
     if (!d)
         return NS_JOB_PACKED;
     ns_request_t r;
-    int cpt = set16 (d->cpus_per_task) ? d->cpus_per_task : 1;
+    int cpt = ns_set16 (d->cpus_per_task) ? d->cpus_per_task : 1;
     int ntasks = d->num_tasks && d->num_tasks != NO_VAL
                      ? (int)d->num_tasks : (int)(d->min_cpus / cpt);
     ns_request_init (&r, job->job_id, program, ntasks > 0 ? ntasks : 1);
@@ -546,7 +513,7 @@ static int rebuild (ns_error_t *err)
             return -1;
         /* What cons_tres allocates besides CPUs, and the order it takes
          * nodes in (design.md 7.2). */
-        if (node && mem_consumed () && node->real_memory > node->mem_spec_limit
+        if (node && ns_req_mem_consumed () && node->real_memory > node->mem_spec_limit
             && node->real_memory < INT64_MAX)
             (void)ns_cluster_set_node_mem (
                 S.cl, i, (int64_t)(node->real_memory - node->mem_spec_limit),
@@ -670,43 +637,6 @@ void ns_ctld_job_fini (job_record_t *job)
  * The request
  */
 
-static int set16 (uint16_t v)
-{
-    return v != 0 && v != NO_VAL16 && v != INFINITE16;
-}
-
-/* Why the model cannot express this request (cons_tres places it as
- * asked), or NULL. */
-static const char *beyond_model (const job_record_t *job)
-{
-    const job_details_t *d = job->details;
-    if (job->bit_flags & SPREAD_JOB)
-        return "--spread-job";
-    if (job->gres_list_req && list_count (job->gres_list_req))
-        return "generic resources";
-    if (d->overcommit)
-        return "--overcommit";
-    if (d->mc_ptr && (set16 (d->mc_ptr->ntasks_per_socket)
-                      || set16 (d->mc_ptr->ntasks_per_core)
-                      || set16 (d->mc_ptr->ntasks_per_board)))
-        return "tasks per socket, core or board";
-    if (d->core_spec != NO_VAL16 && d->core_spec)
-        return "--core-spec";
-    if (whole_sockets ())
-        return WHOLE_SOCKETS_WHY;
-    /* cons_tres may give it cores that other jobs hold (more than one job
-     * per core: OverSubscribe=FORCE:N, or YES:N and --oversubscribe; as
-     * cons_tres's _get_job_node_req () reads them): the model counts each
-     * core once. */
-    if (job->part_ptr && (job->part_ptr->max_share & ~SHARED_FORCE) > 1) {
-        if (job->part_ptr->max_share & SHARED_FORCE)
-            return "OverSubscribe=FORCE (its partition)";
-        if (d->share_res == 1)
-            return "--oversubscribe";
-    }
-    return NULL;
-}
-
 /* "learn": {"explore": true}: may this job, of a program without a
  * spread_speedup given or learned, be striped to learn it?  Only when no
  * other job waits (pending, not held) in a partition that shares a node
@@ -733,45 +663,6 @@ static int explores (const job_record_t *job, int program)
     return !waits;
 }
 
-/* The scope list of nodeshare.json that leaves the job out (its
- * partition, account or QOS), or -1 when nodeshare acts on it. */
-static int out_of_scope (const job_record_t *job)
-{
-    const char *qos = job->qos_ptr ? job->qos_ptr->name : NULL;
-    return ns_config_out_of_scope (S.cfg,
-                                   job->part_ptr ? job->part_ptr->name : NULL,
-                                   job->account, qos);
-}
-
-/* An explicit shape (design.md section 2: placed exactly as stock): the
- * option that asks for it, or NULL. */
-static const char *explicit_request (const job_record_t *job)
-{
-    const job_details_t *d = job->details;
-    if (NS_WHOLE_NODE (d))
-        return "--exclusive";
-    if (NS_WHOLE_TOPO (d))
-        return "--exclusive=topo";
-    if (all_node_memory (d))
-        return "all the memory of each node (--mem=0, or no --mem and "
-               "neither DefMemPerCPU nor DefMemPerNode)";
-    if (d->req_node_bitmap)
-        return "--nodelist";
-    /* Without -N slurmctld leaves max_nodes 0 (no limit), or, from 26.05,
-     * sets it to the task count and says so (NS_IMPLICIT_MAX_NODES). */
-    if ((d->max_nodes && d->max_nodes != NO_VAL && !NS_IMPLICIT_MAX_NODES (job))
-        || d->min_nodes > 1)
-        return "-N";
-    if (set16 (d->ntasks_per_node))
-        return "--ntasks-per-node";
-    /* --mincpus: CPUs per node the job asked for (slurmctld's own
-     * default is the CPUs of one task). */
-    if (d->pn_min_cpus > (uint32_t)(set16 (d->cpus_per_task)
-                                        ? d->cpus_per_task : 1))
-        return "--mincpus";
-    return NULL;
-}
-
 /* One job_test call: what slurmctld passed, to hand on to cons_tres. */
 struct call {
     ns_job_test_f stock;
@@ -785,114 +676,24 @@ struct call {
     int64_t *stock_ns;      /* time spent in cons_tres (nsstats.c) */
 };
 
+/* The job's request (nsrequest.c), with the model's nodes. */
 static void build_request (job_record_t *job, ns_jobinfo_t *ji,
                            const struct call *c, ns_request_t *r)
 {
-    bitstr_t *bitmap = c->bitmap;
-    const job_details_t *d = job->details;
-    int cpt = set16 (d->cpus_per_task) ? d->cpus_per_task : 1;
-    int ntasks = d->num_tasks && d->num_tasks != NO_VAL
-                     ? (int)d->num_tasks : 0;
-    if (ntasks < 1)
-        ntasks = (int)(d->min_cpus / cpt);
-    if (ntasks < 1)
-        ntasks = 1;
-
-    /* Explicit shapes (explicit_request) never get here: cons_tres
-     * places them as asked. */
-    ns_request_init (r, job->job_id, program_of (job, ji), ntasks);
-    r->cpus_per_task = cpt;
-    for (int i = 0; i < S.nnodes; i++)
-        S.allowed[i] = bit_test (bitmap, i) ? 1 : 0;
-    r->allowed = S.allowed;
-    /* A job asking for no GRES (beyond_model sends the others to
-     * cons_tres) is not striped onto nodes that have some: half the
-     * cores of two GPU nodes may be what a GPU job then cannot get. */
-    if (S.ngres_nodes && !ns_config_stripe_gres_nodes (S.cfg))
-        r->no_stripe = S.gres_node;
-    /* A stripe depends on twice the nodes: a job that cannot be
-     * requeued is packed unless nodeshare.json allows it. */
-    if (!d->requeue)
-        r->flags |= NS_REQ_NO_REQUEUE;
-    if (out_of_scope (job) >= 0)
-        r->flags |= NS_REQ_OUT_OF_SCOPE;
-    /* What cons_tres checks besides CPUs (design.md 7.2): the model
-     * places within it, the floor catches the rest. */
-    uint64_t m = d->pn_min_memory;
-    if (mem_consumed () && m && m != NO_VAL64) {
-        if (m & MEM_PER_CPU)
-            r->mem_per_cpu = (int64_t)(m & ~MEM_PER_CPU);
-        else if (m < INT64_MAX)
-            r->mem_per_node = (int64_t)m;
-    }
-    if (c->max_nodes && c->max_nodes < INT_MAX)
-        r->max_nodes = (int)c->max_nodes;
-    if (job->part_ptr && job->part_ptr->max_cpus_per_node
-        && job->part_ptr->max_cpus_per_node < INT_MAX)
-        r->max_cpus_per_node = (int)job->part_ptr->max_cpus_per_node;
-    time_t since = d->begin_time > d->submit_time ? d->begin_time
-                                                  : d->submit_time;
-    time_t now = time (NULL);
-    r->waited = since && now > since ? (int64_t)(now - since) : 0;
+    ns_reqctx_t x = {
+        .cfg = S.cfg,
+        .nnodes = S.nnodes,
+        .allowed = S.allowed,
+        .gres_node = S.gres_node,
+        .ngres_nodes = S.ngres_nodes,
+        .now = time (NULL),
+    };
+    ns_req_build (&x, job, program_of (job, ji), c->bitmap, c->max_nodes, r);
 }
 
 /*
  * The answer
  */
-
-/* Undo a split shape written on an earlier call, unless slurmctld
- * changed the field since. */
-static void undo_shape (job_record_t *job, ns_jobinfo_t *ji)
-{
-    job_details_t *d = job->details;
-    if (!ji->applied)
-        return;
-    if (d->ntasks_per_node == ji->set_ntasks_per_node)
-        d->ntasks_per_node = ji->orig_ntasks_per_node;
-    if (d->pn_min_cpus == ji->set_pn_min_cpus)
-        d->pn_min_cpus = ji->orig_pn_min_cpus;
-    if (d->min_nodes == ji->set_min_nodes)
-        d->min_nodes = ji->orig_min_nodes;
-    if (d->pn_min_memory == ji->set_pn_min_memory)
-        d->pn_min_memory = ji->orig_pn_min_memory;
-    ji->applied = 0;
-}
-
-/* A striped job: width nodes, tpn tasks on each (design.md section 7);
- * tpn 0 leaves the tasks per node to cons_tres (an uneven stripe, whose
- * cores per node come from the cores it is left, stripe_exclude).
- * slurmctld resets min_nodes between calls, so this is redone on every
- * call. */
-static void apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
-                         int tpn, int cpt, int64_t mem_per_node)
-{
-    job_details_t *d = job->details;
-    ji->orig_min_nodes = d->min_nodes;
-    ji->orig_max_nodes = d->max_nodes;
-    ji->orig_pn_min_cpus = d->pn_min_cpus;
-    ji->orig_ntasks_per_node = d->ntasks_per_node;
-    ji->orig_pn_min_memory = d->pn_min_memory;
-    /* Memory under striping (design.md 7.2): a per-node request (--mem)
-     * is the job's memory on its minimal width, split over the stripe's
-     * nodes (the model's mem_per_node), so that the stripe holds what the
-     * job asked for in all; --mem-per-cpu follows the CPUs and stays as
-     * it is. */
-    uint64_t m = d->pn_min_memory;
-    if (m && m != NO_VAL64 && !(m & MEM_PER_CPU) && mem_per_node > 0
-        && (uint64_t)mem_per_node < m)
-        d->pn_min_memory = (uint64_t)mem_per_node;
-    ji->set_pn_min_memory = d->pn_min_memory;
-    d->min_nodes = (uint32_t)width;
-    if (tpn > 0) {
-        d->ntasks_per_node = (uint16_t)tpn;
-        if (d->pn_min_cpus < (uint32_t)(tpn * cpt))
-            d->pn_min_cpus = (uint32_t)(tpn * cpt);
-    }
-    ji->set_min_nodes = d->min_nodes;
-    ji->set_ntasks_per_node = d->ntasks_per_node;
-    ji->set_pn_min_cpus = d->pn_min_cpus;
-    ji->applied = 1;
-}
 
 static int ours (const char *text)
 {
@@ -1194,7 +995,7 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
             /* An even stripe keeps its tasks per node (srun and
              * SLURM_NTASKS_PER_NODE see 12); an uneven one leaves them to
              * cons_tres. */
-            apply_shape (c->job, ji, pl->n,
+            ns_req_apply_shape (c->job, ji, pl->n,
                          least == most ? most / r->cpus_per_task : 0,
                          r->cpus_per_task, pl->mem_per_node);
             rc = call_stock (&u, min, max, req);
@@ -1202,7 +1003,7 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
             exc = NULL;
             done = rc == SLURM_SUCCESS;
             if (!done) {
-                undo_shape (c->job, ji);
+                ns_req_undo_shape (c->job, ji);
                 bit_copybits (c->bitmap, saved);
                 bit_and (c->bitmap, mask);
                 debug ("nodeshare: %pJ: cons_tres refused the stripe's "
@@ -1215,17 +1016,17 @@ static int allocate_on (const struct call *c, ns_jobinfo_t *ji,
          * node (a will-run answer then asks, per node, for at most one
          * task's CPUs more than the run-now answer, never fewer). */
         if (!done)
-            apply_shape (c->job, ji, pl->n, most / r->cpus_per_task,
+            ns_req_apply_shape (c->job, ji, pl->n, most / r->cpus_per_task,
                          r->cpus_per_task, pl->mem_per_node);
     }
     if (!done)
         rc = call_stock (c, min, max, req);
     if (rc != SLURM_SUCCESS) {
         bit_copybits (c->bitmap, saved);
-        undo_shape (c->job, ji);
+        ns_req_undo_shape (c->job, ji);
     }
     else if (!run_now) {
-        undo_shape (c->job, ji);   /* a will-run test starts nothing */
+        ns_req_undo_shape (c->job, ji);   /* a will-run test starts nothing */
     }
     FREE_NULL_BITMAP (saved);
     FREE_NULL_BITMAP (mask);
@@ -1483,9 +1284,9 @@ static int decide (const struct call *c, int run_now, int *waits)
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
     ji->gen = S.gen;
-    undo_shape (job, ji);
+    ns_req_undo_shape (job, ji);
 
-    const char *why = beyond_model (job);
+    const char *why = ns_req_beyond_model (job);
     if (why) {
         decision ("stock", why);
         if (run_now) {
@@ -1498,11 +1299,11 @@ static int decide (const struct call *c, int run_now, int *waits)
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
 
-    why = explicit_request (job);
+    why = ns_req_explicit (job);
     if (why) {
         /* Stock's shape and stock's nodes (design.md section 2). */
         ji->placed = 1;
-        ji->flags = holds_whole_nodes (job->details)
+        ji->flags = ns_req_holds_whole_nodes (job->details)
                         ? NS_JOB_CLOSES_NODES : NS_JOB_PACKED;
         decision ("as-asked", why);
         int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
@@ -1597,13 +1398,13 @@ static void shadow_decide (const struct call *c, ns_jobinfo_t *ji,
     w->placed = 0;
     w->what = "stock";
     w->reason = "internal";
-    if ((why = beyond_model (job))) {
+    if ((why = ns_req_beyond_model (job))) {
         w->reason = why;
         snprintf (w->line, sizeof (w->line), "JobId=%u asks for %s: would "
                   "leave it to cons_tres as asked", job->job_id, why);
         return;
     }
-    if ((why = explicit_request (job))) {
+    if ((why = ns_req_explicit (job))) {
         w->what = "as-asked";
         w->reason = why;
         snprintf (w->line, sizeof (w->line), "JobId=%u asks for %s: would "
@@ -1726,7 +1527,7 @@ static int shadow_test (const struct call *c, int run_now)
     ns_jobinfo_t *was = S.memo ? ns_jobmemo_find (S.memo, c->job->job_id)
                                : NULL;
     if (was)
-        undo_shape (c->job, was);
+        ns_req_undo_shape (c->job, was);
     if (!run_now)
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     bitstr_t *cand = bit_copy (c->bitmap);
@@ -1758,7 +1559,7 @@ static int shadow_test (const struct call *c, int run_now)
         shadow_decide (&dry, ji, &w);
         /* It runs where cons_tres put it: packed, for the model. */
         ji->placed = 1;
-        ji->flags = holds_whole_nodes (job->details) ? NS_JOB_CLOSES_NODES
+        ji->flags = ns_req_holds_whole_nodes (job->details) ? NS_JOB_CLOSES_NODES
                                                      : NS_JOB_PACKED;
         shadow_note (c, ji, &w);
     }
