@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "byend.h"
 #include "engine.h"
 #include "eventq.h"
 #include "nsutil.h"
@@ -164,14 +165,8 @@ struct ns_sim {
     int *rnodes;        /* the nodes ns_resv_pack reserves */
     ns_resv_scratch_t *rx;  /* scratch of ns_resv_pack */
 
-    uint64_t *byest;    /* running jobs (ids = indices) sorted by
-                           (est_end, index) ... */
-    double *byest_end;  /* ... and their est_end, side by side: the order
-                           ns_place_after () releases them in */
-    int *byest_nodes;   /* ... the nodes and cores each holds */
-    int *byest_cores;
-    int nbyest, byestcap;
-    int nbdead;         /* entries of ended jobs among them (byest_remove) */
+    ns_byend_t be;      /* running jobs by estimated end (byend.h): the
+                           order ns_place_after () releases them in */
 
     int stamp;          /* dedupe marker for co-tenant updates */
     int *hmark;         /* node -> mark_id: in the reservation */
@@ -449,10 +444,7 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->qlive);
     free (s->qdirty);
     free (s->fast);
-    free (s->byest);
-    free (s->byest_end);
-    free (s->byest_nodes);
-    free (s->byest_cores);
+    ns_byend_free (&s->be);
     free (s->rlog);
     free (s->hmark);
     free (s->avoid);
@@ -585,122 +577,6 @@ const ns_simstats_t *ns_sim_stats (const ns_sim_t *s)
     return &s->stats;
 }
 
-/* ---- running jobs sorted by estimated end ---- */
-
-static int byest_pos (const ns_sim_t *s, int j)
-{
-    double e = LV (s, j)->est_end;
-    int lo = 0, hi = s->nbyest;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        double em = s->byest_end[mid];
-        if (em < e || (em == e && s->byest[mid] < (uint64_t)j))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* An ended job's entry stays where it was, holding no nodes and no cores
- * (every running job holds some): sums over the order and the end times
- * it shows are those without it.  An insertion takes the nearest such
- * entry instead of moving the whole tail, and they are squeezed out when
- * they become as many as the running jobs (byest_squeeze ()). */
-#define BYEST_NEAR 32
-
-static void byest_move (ns_sim_t *s, int to, int from, int n)
-{
-    memmove (&s->byest[to], &s->byest[from], sizeof (*s->byest) * n);
-    memmove (&s->byest_end[to], &s->byest_end[from],
-             sizeof (*s->byest_end) * n);
-    memmove (&s->byest_nodes[to], &s->byest_nodes[from],
-             sizeof (*s->byest_nodes) * n);
-    memmove (&s->byest_cores[to], &s->byest_cores[from],
-             sizeof (*s->byest_cores) * n);
-}
-
-static void byest_squeeze (ns_sim_t *s)
-{
-    int n = 0;
-    for (int k = 0; k < s->nbyest; k++) {
-        if (s->byest_nodes[k] == 0)
-            continue;
-        s->byest[n] = s->byest[k];
-        s->byest_end[n] = s->byest_end[k];
-        s->byest_nodes[n] = s->byest_nodes[k];
-        s->byest_cores[n] = s->byest_cores[k];
-        n++;
-    }
-    s->nbyest = n;
-    s->nbdead = 0;
-}
-
-static int byest_insert (ns_sim_t *s, int j)
-{
-    int cap = s->byestcap;
-    if (ns_grow (&s->byest_end, &cap, s->nbyest + 1,
-                 sizeof (*s->byest_end), 256) < 0)
-        return -1;
-    cap = s->byestcap;
-    if (ns_grow (&s->byest_nodes, &cap, s->nbyest + 1,
-                 sizeof (*s->byest_nodes), 256) < 0)
-        return -1;
-    cap = s->byestcap;
-    if (ns_grow (&s->byest_cores, &cap, s->nbyest + 1,
-                 sizeof (*s->byest_cores), 256) < 0
-        || ns_grow (&s->byest, &s->byestcap, s->nbyest + 1,
-                    sizeof (*s->byest), 256) < 0)
-        return -1;
-    int pos = byest_pos (s, j);
-    /* The nearest ended entry: after pos, the entries up to it move one
-     * place on; before pos, the ones after it move one place back. */
-    int d = -1;
-    if (s->nbdead > 0) {
-        /* the nearest: after pos at distance i (pos + i), else before
-         * it at a distance under i (pos - 1 - i) */
-        int i = 0, top = s->nbyest - pos < BYEST_NEAR ? s->nbyest - pos
-                                                      : BYEST_NEAR;
-        const int *bn = s->byest_nodes;
-        while (i < top && bn[pos + i] != 0)
-            i++;
-        int lim = i < top ? i : BYEST_NEAR, k = 0;
-        if (lim > pos)
-            lim = pos;
-        while (k < lim && bn[pos - 1 - k] != 0)
-            k++;
-        d = k < lim ? pos - 1 - k : i < top ? pos + i : -1;
-    }
-    if (d >= pos)
-        byest_move (s, pos + 1, pos, d - pos);
-    else if (d >= 0) {
-        pos--;
-        byest_move (s, d, d + 1, pos - d);
-    }
-    else {
-        byest_move (s, pos + 1, pos, s->nbyest - pos);
-        s->nbyest++;
-    }
-    if (d >= 0)
-        s->nbdead--;
-    s->byest[pos] = (uint64_t)j;
-    s->byest_end[pos] = LV (s, j)->est_end;
-    s->byest_nodes[pos] = s->jobs[j].out.nodes;
-    s->byest_cores[pos] = (int)LV (s, j)->cores;
-    return 0;
-}
-
-static void byest_remove (ns_sim_t *s, int j)
-{
-    int pos = byest_pos (s, j);
-    if (pos < s->nbyest && s->byest[pos] == (uint64_t)j) {
-        s->byest_nodes[pos] = 0;
-        s->byest_cores[pos] = 0;
-        if (++s->nbdead >= 64 && 2 * s->nbdead >= s->nbyest)
-            byest_squeeze (s);
-    }
-}
-
 /* A running job's nodes and cores (ns_resv_running_t.shares). */
 static const ns_share_t *running_shares (void *arg, uint64_t job, int *n)
 {
@@ -712,9 +588,9 @@ static const ns_share_t *running_shares (void *arg, uint64_t job, int *n)
 /* The running jobs for sim/resv.c: nodes (whole) or cores counted. */
 static ns_resv_running_t running (ns_sim_t *s, int nodes)
 {
-    return (ns_resv_running_t){ s->byest, s->byest_end,
-                                nodes ? s->byest_nodes : s->byest_cores,
-                                s->nbyest, running_shares, s };
+    return (ns_resv_running_t){ s->be.job, s->be.end,
+                                nodes ? s->be.nodes : s->be.cores,
+                                s->be.n, running_shares, s };
 }
 
 /* A running job with nodes and cores sh[0..n-1] starts or ends: the
@@ -757,31 +633,23 @@ static int ec_again (const ns_sim_t *s, int b, int64_t need, int64_t have)
     if (!ec->ok || ec->need != need || have + ec->below >= need
         || have + ec->upto < need)
         return -1;
-    int lo = 0, hi = s->nbyest;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (s->byest_end[mid] <= ec->when)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return ns_byend_upto (&s->be, ec->when);
 }
 
 /* A count found k: remember where it ended. */
 static void ec_keep (ns_sim_t *s, int b, int64_t need, int k)
 {
     struct endcount *ec = &s->ec[b];
-    const int *cnt = b ? s->byest_nodes : s->byest_cores;
+    const int *cnt = b ? s->be.nodes : s->be.cores;
     ec->ok = k > 0;
     if (!ec->ok)
         return;
     ec->need = need;
-    ec->when = s->byest_end[k - 1];
+    ec->when = s->be.end[k - 1];
     ec->below = ec->upto = 0;
     for (int i = 0; i < k; i++) {
         ec->upto += cnt[i];
-        if (s->byest_end[i] < ec->when)
+        if (s->be.end[i] < ec->when)
             ec->below += cnt[i];
     }
 }
@@ -891,8 +759,8 @@ static double est_runtime (const struct sj *jb)
 static int shares_compact (ns_sim_t *s, int need)
 {
     int64_t used = need;
-    for (int k = 0; k < s->nbyest; k++)
-        used += s->byest_nodes[k];
+    for (int k = 0; k < s->be.n; k++)
+        used += s->be.nodes[k];
     int64_t cap = 2 * used > 4096 ? 2 * used : 4096;
     if (cap < s->sharescap)
         cap = s->sharescap;
@@ -902,10 +770,10 @@ static int shares_compact (ns_sim_t *s, int need)
     if (!sh)
         return -1;
     int n = 0;
-    for (int k = 0; k < s->nbyest; k++) {
-        if (s->byest_nodes[k] == 0)
+    for (int k = 0; k < s->be.n; k++) {
+        if (s->be.nodes[k] == 0)
             continue;
-        struct sj *jb = &s->jobs[s->byest[k]];
+        struct sj *jb = &s->jobs[s->be.job[k]];
         memcpy (sh + n, s->shares + jb->shoff,
                 sizeof (*sh) * (size_t)jb->out.nodes);
         jb->shoff = (uint32_t)n;
@@ -997,7 +865,8 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     s->cluster_version++;
     fc_note (s, lv, pl->shares, pl->n, 0);
     ec_note (s, lv->est_end, lv->cores, pl->n, 1);
-    if (byest_insert (s, j) < 0)
+    if (ns_byend_insert (&s->be, j, lv->est_end, jb->out.nodes,
+                         (int)lv->cores) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
@@ -1048,7 +917,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     struct live *lv = LV (s, j);
     if (ns_cluster_remove_job (s->c, (uint64_t)j, err) < 0)
         return -1;
-    byest_remove (s, j);
+    ns_byend_remove (&s->be, j, lv->est_end);
     fc_note (s, lv, s->shares + jb->shoff, jb->out.nodes, 1);
     ec_note (s, lv->est_end, lv->cores, jb->out.nodes, -1);
     if (!(lv->flags & NS_JOB_CLOSES_NODES))
@@ -1500,7 +1369,7 @@ static int reserve_whole (ns_sim_t *s, int head)
         ec_keep (s, 1, width, k);
     }
     if (k > 0) {
-        double end = s->byest_end[k - 1];
+        double end = s->be.end[k - 1];
         s->shadow = end > s->now ? end : s->now;
         int64_t left = width - released;
         const uint64_t *empty = ns_cluster_empty_bits (s->c);
@@ -1533,7 +1402,7 @@ static int reserve_pack (ns_sim_t *s, int head)
     }
     s->resv_k = k;
     if (k > 0) {
-        double end = s->byest_end[k - 1];
+        double end = s->be.end[k - 1];
         s->shadow = end > s->now ? end : s->now;
     }
     /* The nodes when a candidate needs them (resv_nodes ()) */
@@ -1555,9 +1424,9 @@ static int resv_nodes (ns_sim_t *s)
         return 0;
     }
     int need = s->jobs[head].in->ntasks;
-    /* the state reserve_pack () counted: byest is as it was */
+    /* the state reserve_pack () counted: the order is as it was */
     if (s->fc_ok && s->fc_need == need
-        && s->fc_when == s->byest_end[s->resv_k - 1]) {
+        && s->fc_when == s->be.end[s->resv_k - 1]) {
         if (!s->fc_marked) {
             new_marks (s);
             for (int i = 0; i < s->fc_cnt; i++)
@@ -1576,7 +1445,7 @@ static int resv_nodes (ns_sim_t *s)
         mark (s, s->rnodes[i]);
     s->fc_ok = 1;
     s->fc_need = need;
-    s->fc_when = s->byest_end[k - 1];
+    s->fc_when = s->be.end[k - 1];
     s->fc_cnt = cnt;
     s->fc_marked = 1;
     return 0;
@@ -1601,7 +1470,7 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     int nn = s->conf.nnodes;
     if (s->whole && s->nopen == 0 && reserve_whole (s, head) == 0)
         return 0;
-    if (s->monotone && !s->closes && s->nopen == s->nbyest - s->nbdead
+    if (s->monotone && !s->closes && s->nopen == ns_byend_running (&s->be)
         && reserve_pack (s, head) == 0)
         return 0;
     memset (s->avoid, 0, nn);
@@ -1613,14 +1482,14 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
     ns_request_t req;
     fill_request (s, head, &req);
     req.avoid = s->avoid;
-    byest_squeeze (s);
+    ns_byend_squeeze (&s->be);
     int k = ns_place_after (s->c, &s->conf.policy, s->conf.model,
-                            s->conf.progs, &req, s->byest, s->byest_end,
-                            s->nbyest, s->pl, err);
+                            s->conf.progs, &req, s->be.job, s->be.end,
+                            s->be.n, s->pl, err);
     if (k < 0)
         return -1;
     if (k > 0) {
-        double end = s->byest_end[k - 1];
+        double end = s->be.end[k - 1];
         s->shadow = end > s->now ? end : s->now;
         for (int i = 0; i < s->pl->n; i++)
             mark (s, s->pl->shares[i].node);
@@ -1684,10 +1553,10 @@ static double shadow_bound (const ns_sim_t *s, int head)
     if (ec->ok && ec->need == need && free + ec->below < need
         && free + ec->upto >= need)
         return ec->when > s->now ? ec->when : s->now;
-    for (int k = 0; k < s->nbyest; k++) {
-        free += s->byest_cores[k];
+    for (int k = 0; k < s->be.n; k++) {
+        free += s->be.cores[k];
         if (free >= need)
-            return s->byest_end[k] > s->now ? s->byest_end[k] : s->now;
+            return s->be.end[k] > s->now ? s->be.end[k] : s->now;
     }
     return INFINITY;
 }
