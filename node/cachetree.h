@@ -115,7 +115,8 @@ ns_cachetree_t *ns_cachetree_from_topology (hwloc_topology_t topo,
  * "pack:2 l3:1(size=30MiB) l2:12(size=256KiB) l1d:1(size=32KiB) core:1 pu:2".
  * Returns a loaded topology the caller releases with
  * hwloc_topology_destroy(), or NULL with errno set (ENOENT, EINVAL for a
- * bad description or XML file, ...).  A synthetic description must pass
+ * bad description or XML file, ...).  An XML file must pass
+ * ns_hwlocxml_check_file() (hwlocxml.h), a synthetic description
  * ns_cachetree_check_synthetic(). */
 hwloc_topology_t ns_cachetree_topology (const char *spec, ns_error_t *err);
 
@@ -127,25 +128,6 @@ hwloc_topology_t ns_cachetree_topology (const char *spec, ns_error_t *err);
  * and "'SPEC': more than 2048 PUs: ..." in err. */
 #define NS_CT_SYNTHETIC_PUS 2048
 int ns_cachetree_check_synthetic (const char *spec, ns_error_t *err);
-
-/* Refuse XML that hwloc 2.9 crashes on.  Its own parser (used when
- * libxml2 is kept out, as the SPANK plugin does) crashes on malformed
- * text, e.g. the 21 bytes '<topologyversion="2.0', and its XML import
- * dereferences a missing complete_cpuset (fixed upstream,
- * open-mpi/hwloc#783).  So xml[0..len) must be well-formed the way
- * hwloc's exports are (one <topology> root, double-quoted values, closing
- * tags that match, at most 256 levels deep), and every <object> with a
- * cpuset (nodeset) must have a complete_cpuset (complete_nodeset) and the
- * other way round.  Attributes must read the same for hwloc's own parser,
- * which silently stops reading a tag at the first one it cannot read
- * (names of a-z and '_', no spaces around '=', only the entities hwloc
- * writes, no '>' in a value; none twice, at most 64 in a tag).
- * ns_cachetree_topology() checks every XML file with it; name is for the
- * message.  0, or -1 with errno EINVAL and "NAME: not an hwloc XML
- * topology: WHAT (line L, byte N)" or "NAME: object N has cpuset without
- * complete_cpuset: ..." in err. */
-int ns_cachetree_check_xml (const char *xml, size_t len, const char *name,
-                            ns_error_t *err);
 
 /* Set cpuset to the OS PUs of the cores in corelist: hwloc logical core
  * indices as "0-3,8" (decimal numbers and ranges N-M, N <= M, separated by

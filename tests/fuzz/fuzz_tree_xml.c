@@ -5,6 +5,8 @@
  * placements (fuzz_tree.h); without a NUL the XML's own bytes do. */
 #include "fuzz_tree.h"
 
+#include "hwlocxml.h"
+
 int LLVMFuzzerInitialize (int *argc, char ***argv)
 {
     fuzz_tree_env ();
@@ -19,7 +21,7 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     hwloc_topology_t topo;
     ns_error_t err;
     /* What ns_cachetree_topology() refuses before hwloc would crash. */
-    if (ns_cachetree_check_xml (xml, len, "fuzz.xml", &err) < 0
+    if (ns_hwlocxml_check (xml, len, "fuzz.xml", &err) < 0
         || hwloc_topology_init (&topo) < 0) {
         free (xml);
         return 0;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cachetree.h"
+#include "hwlocxml.h"
 #include "tap.h"
 
 #define K(x) ((uint64_t)(x) << 10)
@@ -865,8 +866,8 @@ static void test_check_xml (void)
     };
     ns_error_t err;
     for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
-        int rc = ns_cachetree_check_xml (cases[i].xml, strlen (cases[i].xml),
-                                         "x.xml", &err);
+        int rc = ns_hwlocxml_check (cases[i].xml, strlen (cases[i].xml),
+                                    "x.xml", &err);
         if (!cases[i].msg)
             ok (rc == 0, "check_xml accepts case %zu%s%s", i,
                 rc ? ": " : "", rc ? err.text : "");
@@ -880,7 +881,7 @@ static void test_check_xml (void)
     char deep[8192] = "<topology>";
     for (int i = 0; i < 300; i++)
         strcat (deep, "<o>");
-    ok (ns_cachetree_check_xml (deep, strlen (deep), "x.xml", &err) < 0
+    ok (ns_hwlocxml_check (deep, strlen (deep), "x.xml", &err) < 0
         && strstr (err.text, "elements nested deeper than 256"),
         "check_xml: 300 levels are refused: %s", err.text);
     char path[1024];
