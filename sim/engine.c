@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "byend.h"
+#include "decmemo.h"
 #include "engine.h"
 #include "eventq.h"
 #include "nsutil.h"
@@ -146,11 +147,6 @@ struct ns_sim {
     int monotone;       /* exclusive, spread, pack (cacheable): if a
                            request of n tasks fails, or fits only on the
                            reserved nodes, so does any larger one */
-    int fmin;           /* least ntasks that failed at fmin_version */
-    uint64_t fmin_version;
-    int tmin;           /* least ntasks that fitted only on the nodes of
-                           reservation tmin_resv */
-    int tmin_resv;
     int qstart, qend;
     int qtrim;          /* the pages of the queue's arrays before this
                            position are given back (queue_trim ()) */
@@ -227,23 +223,9 @@ struct ns_sim {
     void *usage_arg;
 
     /* Decisions that failed at the current release_version, keyed by what
-     * the policy looks at: (tasks, program) or tasks alone. */
-    struct failkey {
-        uint64_t key;
-        uint64_t version;       /* failed at this release_version */
-        uint64_t touch_version; /* placeable, but only on the reserved
-                                   nodes, at this cluster_version */
-    } failed[512];
-    struct failkey *fast;   /* policies blind to the program: the same by
-                               task count, indexed directly (no eviction) */
-    int nfast;
+     * the policy looks at (decmemo.h). */
+    ns_decmemo_t memo;
     int cacheable;          /* decisions depend on the state alone */
-    /* Shapes (width, slot) that failed for lack of capacity at
-     * short_version: a job needing at least as much fails too. */
-    struct { int width, slot; } shorts[16];
-    int nshorts;
-    uint64_t short_version;
-    int program_matters;
 
     ns_simstats_t stats;
 };
@@ -347,22 +329,6 @@ static int set_machine (ns_sim_t *s, ns_error_t *err)
     return 0;
 }
 
-/* The failure records of policies blind to the program (s->fast). */
-static int fast_create (ns_sim_t *s)
-{
-    int64_t total = ns_cluster_total_cores (s->c);
-    s->nfast = total < 65536 ? (int)total + 1 : 65536;
-    s->fast = malloc (sizeof (*s->fast) * s->nfast);
-    if (!s->fast) {
-        s->nfast = 0;
-        return -1;
-    }
-    for (int i = 0; i < s->nfast; i++)
-        s->fast[i] = (struct failkey){ (uint64_t)i << 32, UINT64_MAX,
-                                       UINT64_MAX };
-    return 0;
-}
-
 ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
 {
     ns_sim_t *s = calloc (1, sizeof (*s));
@@ -397,7 +363,7 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
                    && !conf->machine; /* partitions, memory: per job */
     /* Sharing policies look at the program (pairing rules, and whether
      * its predicted speedup earns it striping). */
-    s->program_matters = ns_policy_is_sharing (conf->policy.kind);
+    ns_decmemo_init (&s->memo, ns_policy_is_sharing (conf->policy.kind));
     s->closes = conf->policy.kind == NS_POLICY_EXCLUSIVE
                 || conf->policy.kind == NS_POLICY_SPREAD;
     /* On identical nodes these need ceil-shaped widths of empty nodes
@@ -406,9 +372,8 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
     s->monotone = s->cacheable
                   && (s->closes || conf->policy.kind == NS_POLICY_PACK);
     s->whole = s->cacheable && s->closes;
-    s->tmin_resv = -1;
-    s->fmin_version = UINT64_MAX;   /* no failure known */
-    if (s->cacheable && !s->program_matters && fast_create (s) < 0) {
+    if (s->cacheable && !s->memo.program_matters
+        && ns_decmemo_fast (&s->memo, ns_cluster_total_cores (s->c)) < 0) {
         ns_error_set (err, ENOMEM, "out of memory");
         goto fail;
     }
@@ -443,7 +408,7 @@ void ns_sim_destroy (ns_sim_t *s)
     ns_qtree_free (&s->tree);
     free (s->qlive);
     free (s->qdirty);
-    free (s->fast);
+    ns_decmemo_free (&s->memo);
     ns_byend_free (&s->be);
     free (s->rlog);
     free (s->hmark);
@@ -1068,45 +1033,22 @@ static int64_t free_cores (const ns_sim_t *s)
     return ns_cluster_total_cores (s->c) - ns_cluster_used_cores (s->c);
 }
 
-/* The failure record of a request of ntasks tasks of job j (whose record
- * is only read when the program matters). */
-static struct failkey *fail_lookup (ns_sim_t *s, int j, int ntasks)
+/* The failure record of a request of ntasks tasks of job j (whose program
+ * is only read when it matters). */
+static inline ns_decmemo_rec_t *fail_lookup (ns_sim_t *s, int j, int ntasks)
 {
-    if (ntasks < s->nfast)
-        return &s->fast[ntasks];
-    uint64_t key = (uint64_t)ntasks << 32;
-    if (s->program_matters)
-        key |= (uint32_t)(s->jobs[j].in->program + 2);
-    uint64_t h = key * 0x9e3779b97f4a7c15ULL;
-    struct failkey *f = &s->failed[h >> 55];  /* 512 slots */
-    if (f->key != key)
-        *f = (struct failkey){ key, UINT64_MAX, UINT64_MAX };
-    return f;
+    return ns_decmemo_lookup (&s->memo, ntasks, s->jobs[j].in->program);
 }
 
-static struct failkey *fail_slot (ns_sim_t *s, int j)
+static inline ns_decmemo_rec_t *fail_slot (ns_sim_t *s, int j)
 {
     return fail_lookup (s, j, s->jobs[j].in->ntasks);
-}
-
-static void remember_short (ns_sim_t *s, int width, int slot)
-{
-    if (s->short_version != s->release_version) {
-        s->short_version = s->release_version;
-        s->nshorts = 0;
-    }
-    for (int i = 0; i < s->nshorts; i++)
-        if (s->shorts[i].width <= width && s->shorts[i].slot <= slot)
-            return;     /* already implied */
-    int i = s->nshorts < 16 ? s->nshorts++ : (int)(s->release_version % 16);
-    s->shorts[i].width = width;
-    s->shorts[i].slot = slot;
 }
 
 /* Does a capacity failure at this cluster state imply r fails too? */
 static int dominated (ns_sim_t *s, struct waiting *lv, const ns_request_t *r)
 {
-    if (s->short_version != s->release_version || s->nshorts == 0)
+    if (!ns_decmemo_has_shorts (&s->memo, s->release_version))
         return 0;
     /* The shape depends on the request and the machine only: once. */
     if (!lv->shape_known) {
@@ -1115,11 +1057,8 @@ static int dominated (ns_sim_t *s, struct waiting *lv, const ns_request_t *r)
             return 0;
         lv->shape_known = 1;
     }
-    for (int i = 0; i < s->nshorts; i++)
-        if (lv->shape_w >= s->shorts[i].width
-            && lv->shape_s >= s->shorts[i].slot)
-            return 1;
-    return 0;
+    return ns_decmemo_short_covers (&s->memo, lv->shape_w, lv->shape_s,
+                                    s->release_version);
 }
 
 /* A job that failed earlier still fails if the nodes released since then
@@ -1170,7 +1109,7 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
     if (jb->in->ntasks > free_cores (s)
         && jb->in->ntasks <= ns_cluster_total_cores (s->c))
         return D_WAIT;
-    struct failkey *f = NULL;
+    ns_decmemo_rec_t *f = NULL;
     /* Cheapest exact rejections first: the same policy-visible request
      * failed at this release version; then the release log; then a
      * capacity failure of a smaller shape. */
@@ -1213,7 +1152,8 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
         lv->fail_have = s->pl->found;
         lv->fail_width = s->pl->width;
         if (s->pl->capacity_short)
-            remember_short (s, s->pl->width, s->pl->slot);
+            ns_decmemo_short (&s->memo, s->pl->width, s->pl->slot,
+                              s->release_version);
     }
     return D_WAIT;
 }
@@ -1564,16 +1504,13 @@ static double shadow_bound (const ns_sim_t *s, int head)
 /* A request of nt tasks failed in this state (see monotone). */
 static void note_failed (ns_sim_t *s, int nt)
 {
-    if (s->fmin_version != s->release_version || nt < s->fmin) {
-        s->fmin_version = s->release_version;
-        s->fmin = nt;
-    }
+    ns_decmemo_failed (&s->memo, nt, s->release_version);
 }
 
 /* A candidate of nt tasks (its failure record f, or NULL) is refused the
  * reserved nodes and cannot keep off them: remember it for the scan's
  * bounds and for the next look at the same request in this state. */
-static void refuse_reserved (ns_sim_t *s, struct failkey *f, int nt)
+static void refuse_reserved (ns_sim_t *s, ns_decmemo_rec_t *f, int nt)
 {
     if (f)
         f->touch_version = s->cluster_version;
@@ -1582,10 +1519,7 @@ static void refuse_reserved (ns_sim_t *s, struct failkey *f, int nt)
     int t = nt;
     if (!s->closes && outside_room (s) < t)
         t = (int)outside_room (s) + 1;
-    if (s->tmin_resv != s->resv_id || t < s->tmin) {
-        s->tmin_resv = s->resv_id;
-        s->tmin = t;
-    }
+    ns_decmemo_touched (&s->memo, t, s->resv_id);
 }
 
 /* Start the candidate at queue position pos with the placement in s->pl. */
@@ -1611,15 +1545,16 @@ static void scan_bounds (const ns_sim_t *s, int head, int64_t room,
                          struct scanq *q)
 {
     q->fits = room;
-    if (s->monotone && s->fmin_version == s->release_version
-        && s->fmin - 1 < q->fits)
-        q->fits = s->fmin - 1;
+    const ns_decmemo_t *m = &s->memo;
+    if (s->monotone && m->fmin_version == s->release_version
+        && m->fmin - 1 < q->fits)
+        q->fits = m->fmin - 1;
     q->outside = q->fits;
     q->lim = INFINITY;
-    if (s->monotone && s->tmin_resv == s->resv_id && s->resv_head == head
+    if (s->monotone && m->tmin_resv == s->resv_id && s->resv_head == head
         && s->resv_version == s->cluster_version) {
-        if (s->tmin - 1 < q->outside)
-            q->outside = s->tmin - 1;
+        if (m->tmin - 1 < q->outside)
+            q->outside = m->tmin - 1;
         q->lim = s->shadow - s->now + EPS;
     }
 }
@@ -1787,7 +1722,7 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
             if (nt > room && nt <= total)
                 continue;   /* no policy places it now (decide () too) */
             int j = s->queue[pos];
-            struct failkey *f = s->cacheable ? fail_lookup (s, j, nt) : NULL;
+            ns_decmemo_rec_t *f = s->cacheable ? fail_lookup (s, j, nt) : NULL;
             if (f && f->version == s->release_version) {
                 note_failed (s, nt);
                 continue;   /* failed in this state: decide () says so */
@@ -1996,10 +1931,9 @@ static void check_governed (ns_sim_t *s)
     /* A sharing policy then places every job as pack does, whatever its
      * program (design.md section 2): its decisions are pack's, cached by
      * task count and monotone. */
-    if (s->cacheable && s->program_matters && fast_create (s) == 0) {
-        s->program_matters = 0;
+    if (s->cacheable && s->memo.program_matters
+        && ns_decmemo_fast (&s->memo, ns_cluster_total_cores (s->c)) == 0)
         s->monotone = 1;
-    }
 }
 
 int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
@@ -2013,7 +1947,7 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
      * spread never pack (the runs of free nodes), and a policy that looks
      * at no program never co-schedules (the open bitmaps) */
     ns_cluster_keep_free_runs (s->c, !s->closes);
-    ns_cluster_keep_open (s->c, s->program_matters);
+    ns_cluster_keep_open (s->c, s->memo.program_matters);
     ns_ev_t e;
     int src;
     while ((src = ev_next (s, &e)) > 0) {
