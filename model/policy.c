@@ -10,6 +10,11 @@
  *      for min-slowdown, by predicted mutual slowdown;
  *   3. verdict and a one-line explanation, including refused nodes.
  * Nothing here changes the cluster: the caller adds the job.
+ *
+ * Parts live in their own files: constres.c (pack, select/cons_tres's
+ * node choice), explain.c (the explanation), whatif.c (ns_place_after),
+ * policyname.c (names of policies, verdicts and rules); decide.h is the
+ * working state they share.
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,20 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide.h"
 #include "nsutil.h"
 #include "policy.h"
-#include "runs.h"
-
-static const char *kind_names[NS_POLICY_COUNT] = {
-    [NS_POLICY_EXCLUSIVE] = "exclusive",
-    [NS_POLICY_SPREAD] = "spread",
-    [NS_POLICY_MIXED] = "mixed",
-    [NS_POLICY_TWINS] = "twins",
-    [NS_POLICY_SAME] = "same",
-    [NS_POLICY_KEEP] = "keep",
-    [NS_POLICY_MIN_SLOWDOWN] = "min-slowdown",
-    [NS_POLICY_PACK] = "pack",
-};
 
 void ns_policy_default (ns_policy_t *p)
 {
@@ -47,56 +41,6 @@ void ns_policy_default (ns_policy_t *p)
     };
 }
 
-const char *ns_policy_kind_name (ns_policy_kind_t kind)
-{
-    if (kind < 0 || kind >= NS_POLICY_COUNT)
-        return "?";
-    return kind_names[kind];
-}
-
-int ns_policy_parse (ns_policy_t *p, const char *name, ns_progtab_t *progs,
-                     ns_error_t *err)
-{
-    if (!p || !name)
-        return ns_error_set (err, EINVAL, "no policy name");
-    if (strncmp (name, "keep:", 5) == 0) {
-        const char *prog = name + 5;
-        if (!*prog)
-            return ns_error_set (err, EINVAL,
-                                 "policy keep: needs a program (keep:NAME)");
-        if (!progs)
-            return ns_error_set (err, EINVAL, "policy %s: no program table",
-                                 name);
-        int id = ns_progtab_intern (progs, prog, err);
-        if (id < 0)
-            return -1;
-        p->kind = NS_POLICY_KEEP;
-        p->keep_program = id;
-        return 0;
-    }
-    for (int k = 0; k < NS_POLICY_COUNT; k++) {
-        if (k != NS_POLICY_KEEP && strcmp (name, kind_names[k]) == 0) {
-            p->kind = k;
-            p->keep_program = NS_PROGRAM_UNKNOWN;
-            return 0;
-        }
-    }
-    return ns_error_set (err, EINVAL,
-                         "unknown policy '%s' (expected pack, exclusive, "
-                         "spread, mixed, twins, same, keep:PROGRAM or "
-                         "min-slowdown)",
-                         name);
-}
-
-int ns_policy_name (const ns_policy_t *p, const ns_progtab_t *progs, char *buf,
-                    int len)
-{
-    if (p->kind == NS_POLICY_KEEP)
-        return snprintf (buf, len, "keep:%s",
-                         ns_progtab_name (progs, p->keep_program));
-    return snprintf (buf, len, "%s", ns_policy_kind_name (p->kind));
-}
-
 void ns_request_init (ns_request_t *r, uint64_t id, int program, int ntasks)
 {
     *r = (ns_request_t){
@@ -105,94 +49,6 @@ void ns_request_init (ns_request_t *r, uint64_t id, int program, int ntasks)
         .ntasks = ntasks,
         .cpus_per_task = 1,
     };
-}
-
-const char *ns_verdict_name (ns_verdict_t v)
-{
-    switch (v) {
-    case NS_PLACED: return "placed";
-    case NS_WAIT_RESOURCES: return "resources";
-    case NS_WAIT_TWIN: return "twin";
-    case NS_WAIT_PAIRING: return "pairing";
-    case NS_WAIT_SLOWDOWN: return "slowdown";
-    case NS_WAIT_COTENANTS: return "cotenants";
-    case NS_NEVER: return "never";
-    }
-    return "?";
-}
-
-const char *ns_rule_name (ns_rule_t r)
-{
-    switch (r) {
-    case NS_RULE_NONE: return "none";
-    case NS_RULE_EXCLUSIVE: return "exclusive";
-    case NS_RULE_STRIPE_EMPTY: return "stripe-empty";
-    case NS_RULE_STRIPE_SHARE: return "stripe-share";
-    case NS_RULE_AS_ASKED: return "as-asked";
-    case NS_RULE_FALLBACK: return "fallback";
-    case NS_RULE_PACK: return "pack";
-    }
-    return "?";
-}
-
-const char *ns_pack_why_name (ns_pack_why_t w)
-{
-    switch (w) {
-    case NS_PACK_NONE: return "";
-    case NS_PACK_POLICY: return "stock Slurm";
-    case NS_PACK_SMALL: return "small job";
-    case NS_PACK_ONE_TASK: return "one task";
-    case NS_PACK_NO_GAIN: return "no predicted gain";
-    case NS_PACK_AS_ASKED: return "as asked";
-    case NS_PACK_NO_REQUEUE: return "cannot be requeued";
-    case NS_PACK_SCOPE: return "outside nodeshare's scope";
-    case NS_PACK_KINDS: break;
-    }
-    return "?";
-}
-
-/* What pack looks at, for one cluster state (ns_cluster_version), of
- * unrestricted requests (no allowed nodes, no limits, one CPU a task):
- * the runs of usable nodes, with and without empty nodes, and the
- * best-fit nodes asked for lately.  Decisions between two changes of the
- * cluster (a scheduling cycle, a backfill pass, the requests of a
- * benchmark) then build them once. */
-#define FIT_SLOTS 64
-struct ns_pack_cache {
-    uint64_t version[2];    /* [busy_only]: 0 never matches */
-    int n[2];
-    long long total[2];     /* the sum of cpus[b] */
-    int *start[2], *end[2], *cpus[2];
-    struct fit {
-        uint64_t version;
-        int busy_only, from, to, need, node;
-    } fit[FIT_SLOTS];
-};
-
-static void pack_cache_free (struct ns_pack_cache *pc)
-{
-    if (!pc)
-        return;
-    for (int b = 0; b < 2; b++)
-        free (pc->start[b]);
-    free (pc);
-}
-
-static struct ns_pack_cache *pack_cache_create (int cap)
-{
-    struct ns_pack_cache *pc = calloc (1, sizeof (*pc));
-    if (!pc)
-        return NULL;
-    for (int b = 0; b < 2; b++) {
-        pc->start[b] = calloc ((size_t)cap * 3, sizeof (int));
-        if (!pc->start[b]) {
-            pack_cache_free (pc);
-            return NULL;
-        }
-        pc->end[b] = pc->start[b] + cap;
-        pc->cpus[b] = pc->start[b] + 2 * (size_t)cap;
-    }
-    return pc;
 }
 
 ns_placement_t *ns_placement_create (int cap)
@@ -208,10 +64,10 @@ ns_placement_t *ns_placement_create (int cap)
     pl->scratch = calloc ((size_t)cap * 4, sizeof (int));
     pl->order = calloc ((size_t)cap, sizeof (long long));
     pl->tier = calloc ((size_t)cap, 1);
-    pl->cache = pack_cache_create (cap);
+    pl->cache = ns_pack_cache_create (cap);
     if (!pl->shares || !pl->scratch || !pl->order || !pl->tier
         || !pl->cache) {
-        pack_cache_free (pl->cache);
+        ns_pack_cache_destroy (pl->cache);
         free (pl->shares);
         free (pl->scratch);
         free (pl->order);
@@ -231,83 +87,17 @@ void ns_placement_destroy (ns_placement_t *pl)
         free (pl->scratch);
         free (pl->order);
         free (pl->tier);
-        pack_cache_free (pl->cache);
+        ns_pack_cache_destroy (pl->cache);
         free (pl);
     }
     errno = saved;
 }
-
-/* Why a node was not taken; the order is the priority of the verdict. */
-enum refusal {
-    REF_TWIN,      /* runs the same program (twins) */
-    REF_PAIRING,   /* same / keep:P rule */
-    REF_SLOWDOWN,  /* min-slowdown limit */
-    REF_COTENANTS, /* holds max_cotenants jobs */
-    REF_BUSY,      /* "busy": too few free cores, held whole, not allowed */
-    REF_GRES,      /* has GRES, the job none (req->no_stripe) */
-    REF_COUNT
-};
-
-static const char *refusal_names[REF_COUNT] = {
-    "twin", "pairing", "slowdown", "cotenants", "busy", "GRES",
-};
-
-#define REF_SHOW 3
-
-/* Working state of one decision. */
-struct decide {
-    const ns_cluster_t *c;
-    const ns_policy_t *pol;
-    const ns_interf_t *m;
-    const ns_request_t *req;
-    ns_placement_t *pl;
-    const unsigned char *mask; /* nodes allowed: req->allowed, or those
-                                  of a weight tier */
-    ns_node_limits_t lim;      /* memory and cores per node for the
-                                  shape */
-    const ns_node_limits_t *limp; /* &lim, or NULL when nothing limits */
-    const unsigned char *no_stripe; /* req->no_stripe while the sharing
-                                       rules choose (stripe-empty), else
-                                       NULL */
-
-    int width;          /* nodes to find */
-    int tasks_hi;       /* tasks on the fullest node */
-    int slot;           /* cores needed on every node: tasks_hi * cpt */
-    int closes;         /* the job holds its nodes whole */
-    int shares_nodes;   /* may join running jobs */
-    int striped;
-    int packed;         /* not governed: NS_JOB_PACKED, no pairing rules,
-                           no co-tenant limit */
-    ns_pack_why_t why;
-    ns_rule_t rule;
-
-    int found;
-    double *score;      /* min-slowdown: score of each found node */
-    double *score_buf;  /* 64 entries (ns_place (): its own, not zeroed
-                           with the rest) */
-    int nrefused[REF_COUNT];
-    int shown[REF_COUNT][REF_SHOW];
-};
 
 static void refuse (struct decide *d, enum refusal why, int node)
 {
     if (d->nrefused[why] < REF_SHOW)
         d->shown[why][d->nrefused[why]] = node;
     d->nrefused[why]++;
-}
-
-static int allowed (const struct decide *d, int node)
-{
-    return (!d->mask || d->mask[node])
-           && !(d->no_stripe && d->no_stripe[node]);
-}
-
-/* Cores the job could hold on node now: its free cores, within the
- * request's limits (memory, cores per node). */
-static int room (const struct decide *d, int node)
-{
-    return d->limp ? ns_node_usable_cores (d->c, node, 1, d->limp)
-                   : ns_node_free_cores (d->c, node);
 }
 
 /* The start of the scan: 0, or a per-job rotation when a seed is set. */
@@ -566,232 +356,10 @@ static void take_shared_slow (struct decide *d)
     }
 }
 
-/*
- * pack: select/cons_tres's node choice (_eval_nodes in Slurm 22.05's
- * src/plugins/select/cons_tres/job_test.c) for a job without topology,
- * node weights, generic resources or an explicit shape.  Usable nodes
- * (allowed, not held whole, a free task slot) form runs of consecutive
- * indices.  Until the job has its CPUs: pick the run that is the first
- * large enough, or a tighter one (fewest CPUs), or, when none is large
- * enough, the largest; in it take the single node with the fewest free
- * CPUs that fits the rest (best fit) or, when none does, nodes in index
- * order, each giving what it has up to what is still needed.
- */
-struct runs {
-    int *start, *end, *cpus;
-    int n;
-};
-
-static int pack_avail (const struct decide *d, int n, int busy_only)
-{
-    const ns_cluster_t *c = d->c;
-    if (!allowed (d, n) || (busy_only && ns_node_is_empty (c, n)))
-        return 0;
-    int cpt = d->req->cpus_per_task;
-    return room (d, n) / cpt * cpt;
-}
-
-/* Are the pack cache's entries this request's (see ns_pack_cache)? */
-static int pack_cached (const struct decide *d)
-{
-    return d->pl->cache && !d->mask && !d->limp
-           && d->req->cpus_per_task == 1;
-}
-
-/* The runs pack takes from, in *r, and their total of CPUs.  Through the
- * cache, r points at the cache's arrays (read only: pack_take () copies
- * them before it spends their CPUs); else they are built in r's own
- * arrays. */
-static long long pack_runs (const struct decide *d, int busy_only,
-                            struct runs *r)
-{
-    if (!pack_cached (d)) {
-        r->n = ns_cluster_runs (d->c, d->mask, busy_only,
-                                d->req->cpus_per_task, d->limp, r->start,
-                                r->end, r->cpus);
-        long long total = 0;
-        for (int i = 0; i < r->n; i++)
-            total += r->cpus[i];
-        return total;
-    }
-    struct ns_pack_cache *pc = d->pl->cache;
-    uint64_t v = ns_cluster_version (d->c);
-    if (pc->version[busy_only] != v) {
-        int n = ns_cluster_runs (d->c, NULL, busy_only, 1, NULL,
-                                 pc->start[busy_only], pc->end[busy_only],
-                                 pc->cpus[busy_only]);
-        long long total = 0;
-        for (int i = 0; i < n; i++)
-            total += pc->cpus[busy_only][i];
-        pc->n[busy_only] = n;
-        pc->total[busy_only] = total;
-        pc->version[busy_only] = v;
-    }
-    r->start = pc->start[busy_only];
-    r->end = pc->end[busy_only];
-    r->cpus = pc->cpus[busy_only];
-    r->n = pc->n[busy_only];
-    return pc->total[busy_only];
-}
-
-/* ns_cluster_best_fit () through the pack cache when it applies. */
-static int pack_best_fit (const struct decide *d, int busy_only, int from,
-                          int to, int need)
-{
-    if (!pack_cached (d))
-        return ns_cluster_best_fit (d->c, d->mask, busy_only,
-                                    d->req->cpus_per_task, d->limp, from, to,
-                                    need);
-    uint64_t v = ns_cluster_version (d->c);
-    unsigned h = ((unsigned)need * 31u + (unsigned)from * 7u
-                  + (unsigned)busy_only) % FIT_SLOTS;
-    struct fit *f = &d->pl->cache->fit[h];
-    if (f->version == v && f->busy_only == busy_only && f->from == from
-        && f->to == to && f->need == need)
-        return f->node;
-    int node = ns_cluster_best_fit (d->c, NULL, busy_only, 1, NULL, from, to,
-                                    need);
-    *f = (struct fit){ v, busy_only, from, to, need, node };
-    return node;
-}
-
-/* Take from run b: the best-fitting single node, else nodes in order. */
-static void pack_from_run (struct decide *d, int first, int last,
-                           int busy_only, int *rem)
-{
-    ns_placement_t *pl = d->pl;
-    int fit = pack_best_fit (d, busy_only, first, last, *rem);
-    int from = fit >= 0 ? fit : first;
-    int to = fit >= 0 ? fit : last;
-    for (int n = from; n <= to && *rem > 0; n++) {
-        int a = pack_avail (d, n, busy_only);
-        if (a <= 0)
-            continue;
-        if (a > *rem)
-            a = *rem;
-        pl->shares[d->found].node = n;
-        pl->shares[d->found].cores = a;
-        d->found++;
-        *rem -= a;
-    }
-}
-
 static int by_node (const void *a, const void *b)
 {
     const ns_share_t *x = a, *y = b;
     return (x->node > y->node) - (x->node < y->node);
-}
-
-/* pack_take ()'s usual case, on the runs the cluster keeps, read in
- * place: one run holds the job.  1 taken, 0 no run holds it (the caller
- * decides on copies), -1 the free CPUs do not suffice. */
-static int pack_take_one (struct decide *d, int busy_only, int rem)
-{
-    const int *start, *end;
-    const int64_t *cpus;
-    int n = ns_cluster_runs_view (d->c, busy_only, &start, &end, &cpus);
-    if (n < 0)
-        return 0;
-    long long total = 0;
-    int best = -1;
-    int64_t bc = 0;
-    for (int i = 0; i < n; i++) {
-        /* as ns_runs_tightest () on the runs capped at INT_MAX */
-        int64_t x = cpus[i] > INT_MAX ? INT_MAX : cpus[i];
-        total += x;
-        if (x >= rem && (best < 0 || x < bc)) {
-            best = i;
-            bc = x;
-        }
-    }
-    if (total < rem)
-        return -1;
-    if (best < 0)
-        return 0;
-    pack_from_run (d, start[best], end[best], busy_only, &rem);
-    return 1;
-}
-
-/* Slurm 26.05's cons_tres for a job that may use one node only: the
- * first node (the caller's weight tier, in index order) with room for the
- * whole job (job_test.c, _get_one_res). */
-static int pack_first_fit (struct decide *d, int busy_only, int rem)
-{
-    int nn = ns_cluster_nnodes (d->c);
-    for (int n = 0; n < nn; n++)
-        if (pack_avail (d, n, busy_only) >= rem) {
-            d->pl->shares[0].node = n;
-            d->pl->shares[0].cores = rem;
-            d->found = 1;
-            return 1;
-        }
-    return 0;
-}
-
-/* 1 when the job got its CPUs (shares filled in node order, d->found
- * nodes).  While no run suffices cons_tres takes the largest (earliest on
- * ties) whole; the run that finally holds the rest is the tightest that
- * does.  Runs are recorded with what was still needed when taken, then
- * emitted in node order. */
-static int pack_take (struct decide *d, int busy_only)
-{
-    ns_placement_t *pl = d->pl;
-    struct runs r = { pl->scratch, pl->scratch + pl->cap,
-                      pl->scratch + 2 * pl->cap, 0 };
-    int *need = pl->scratch + 3 * pl->cap;     /* 0: run not taken */
-    int rem = d->req->ntasks * d->req->cpus_per_task;
-    d->found = 0;
-    int max = d->req->max_nodes;
-    if (d->pol->stock_one_node_first
-        && (max == 1 || (max <= 0 && d->req->ntasks == 1)))
-        return pack_first_fit (d, busy_only, rem);
-    if (pack_cached (d)) {
-        int one = pack_take_one (d, busy_only, rem);
-        if (one != 0)
-            return one > 0;
-    }
-    long long total = pack_runs (d, busy_only, &r);
-    if (total < rem)
-        return 0;
-    int b = ns_runs_tightest (r.cpus, r.n, rem);
-    if (b >= 0) {
-        /* One run holds it (the usual case): only that run is taken */
-        pack_from_run (d, r.start[b], r.end[b], busy_only, &rem);
-        return 1;
-    }
-    /* No run holds it: the largest runs, in order, until one does (a
-     * max-heap: only the runs taken are ordered).  Their CPUs are spent
-     * as they are taken: the runs are copied to the scratch first. */
-    if (r.start != pl->scratch) {
-        size_t sz = sizeof (int) * (size_t)r.n;
-        memcpy (pl->scratch, r.start, sz);
-        memcpy (pl->scratch + pl->cap, r.end, sz);
-        memcpy (pl->scratch + 2 * pl->cap, r.cpus, sz);
-        r.start = pl->scratch;
-        r.end = pl->scratch + pl->cap;
-        r.cpus = pl->scratch + 2 * pl->cap;
-    }
-    if (ns_runs_take_largest (r.cpus, r.n, rem, need, pl->order) < 0)
-        return 0;       /* cannot happen: total >= rem */
-    for (int i = 0; i < r.n; i++)
-        if (need[i] > 0)
-            pack_from_run (d, r.start[i], r.end[i], busy_only, &need[i]);
-    return 1;
-}
-
-/* Small jobs go to nodes already in use first, keeping empty nodes for
- * the jobs that gain from them; then anywhere, as stock would.  When no
- * program gains from striping, no job ever needs an empty node kept: a
- * small job is placed exactly as pack places it. */
-static int pack (struct decide *d)
-{
-    int max = d->req->max_nodes;
-    if (d->why == NS_PACK_SMALL && ns_policy_keeps_empty (d->pol, d->m)
-        && pack_take (d, 1)
-        && (max <= 0 || d->found <= max))
-        return 1;
-    /* more nodes than slurmctld allows: not now */
-    return pack_take (d, 0) && (max <= 0 || d->found <= max);
 }
 
 /* Shares in node order (their cores are not set yet): insertion sort for
@@ -940,7 +508,6 @@ static int explicit_shape (const ns_request_t *r)
     return (r->flags & NS_REQ_WHOLE_NODES) || r->nodes > 0
            || r->ntasks_per_node > 0 || r->nodelist;
 }
-
 
 /* May a job the sharing rules hold back be packed instead?  Only under
  * the sharing policies: exclusive and spread are the study's baselines. */
@@ -1117,7 +684,7 @@ static void choose (struct decide *d)
         return;
     }
     if (d->rule == NS_RULE_FALLBACK || d->rule == NS_RULE_PACK) {
-        if (pack (d))
+        if (ns_decide_pack (d))
             d->width = d->found;
         else
             d->found = 0;
@@ -1135,107 +702,6 @@ static ns_verdict_t shortfall_verdict (const struct decide *d)
         if (d->nrefused[why] >= missing)
             return (ns_verdict_t)(NS_WAIT_TWIN + why);
     return NS_WAIT_RESOURCES;
-}
-
-static void explain_head (struct decide *d, const ns_progtab_t *progs,
-                          ns_sbuf_t *b)
-{
-    const ns_request_t *r = d->req;
-    char pname[32];
-    ns_policy_name (d->pol, progs, pname, sizeof (pname));
-    ns_sbuf_printf (b, "job %llu (%s, %d cores) [%s]: ", (unsigned long long)r->id,
-            r->program == NS_PROGRAM_UNKNOWN
-                ? "unknown program"
-                : ns_progtab_name (progs, r->program),
-            r->ntasks * r->cpus_per_task, pname);
-}
-
-/* A node in an explanation: its name when the cluster has one (the
- * plugin's), else its index (the simulator's). */
-static void put_node (ns_sbuf_t *b, const ns_cluster_t *c, const char *sep,
-                      int node)
-{
-    const char *name = ns_node_name (c, node);
-    if (name)
-        ns_sbuf_printf (b, "%s%s", sep, name);
-    else
-        ns_sbuf_printf (b, "%s%d", sep, node);
-}
-
-static void explain_refused (const struct decide *d, ns_sbuf_t *b)
-{
-    int any = 0;
-    for (int why = 0; why < REF_COUNT; why++) {
-        if (!d->nrefused[why])
-            continue;
-        ns_sbuf_printf (b, "%s %s %d node%s (", any ? "," : "; refused", 
-                refusal_names[why], d->nrefused[why],
-                d->nrefused[why] > 1 ? "s" : "");
-        int shown = d->nrefused[why] < REF_SHOW ? d->nrefused[why] : REF_SHOW;
-        for (int i = 0; i < shown; i++)
-            put_node (b, d->c, i ? " " : "", d->shown[why][i]);
-        ns_sbuf_printf (b, "%s)", d->nrefused[why] > shown ? " ..." : "");
-        any = 1;
-    }
-}
-
-static void explain_placed (struct decide *d, ns_sbuf_t *b)
-{
-    const ns_placement_t *pl = d->pl;
-    ns_sbuf_printf (b, "nodes ");
-    for (int i = 0; i < pl->n; i++)
-        put_node (b, d->c, i ? "," : "", pl->shares[i].node);
-    ns_sbuf_printf (b, " (");
-    for (int i = 0; i < pl->n; i++)
-        ns_sbuf_printf (b, "%s%d", i ? "+" : "", pl->shares[i].cores);
-    ns_sbuf_printf (b, " cores) by %s", ns_rule_name (pl->rule));
-    if (d->why != NS_PACK_NONE)
-        ns_sbuf_printf (b, " (%s)", ns_pack_why_name (d->why));
-    if (pl->shared)
-        ns_sbuf_printf (b, ", sharing %d node%s", pl->shared,
-                pl->shared > 1 ? "s" : "");
-}
-
-static void explain_wait (struct decide *d, ns_sbuf_t *b)
-{
-    const ns_placement_t *pl = d->pl;
-    const ns_request_t *r = d->req;
-    int packing = d->rule == NS_RULE_PACK || d->rule == NS_RULE_FALLBACK;
-    if (pl->verdict == NS_NEVER && packing)
-        ns_sbuf_printf (b, "never fits: needs %lld cores, cluster has %lld",
-                (long long)r->ntasks * r->cpus_per_task,
-                (long long)ns_cluster_total_cores (d->c));
-    else if (pl->verdict == NS_NEVER)
-        ns_sbuf_printf (b, "never fits: needs %d node%s with %d free cores, "
-                "cluster has %d nodes of at most %d cores",
-                d->width, d->width > 1 ? "s" : "", d->slot,
-                ns_cluster_nnodes (d->c), ns_cluster_max_cores (d->c));
-    else if (packing)
-        ns_sbuf_printf (b, "waits (%s): needs %lld free cores (%s%s%s), %lld free",
-                ns_verdict_name (pl->verdict),
-                (long long)r->ntasks * r->cpus_per_task,
-                ns_rule_name (d->rule), d->why ? ", " : "",
-                ns_pack_why_name (d->why),
-                (long long)(ns_cluster_total_cores (d->c)
-                            - ns_cluster_used_cores (d->c)));
-    else
-        ns_sbuf_printf (b, "waits (%s): needs %d node%s with %d free cores (%s), "
-                "%d admissible",
-                ns_verdict_name (pl->verdict), d->width,
-                d->width > 1 ? "s" : "", d->slot, ns_rule_name (d->rule),
-                d->found);
-}
-
-static void explain (struct decide *d, const ns_progtab_t *progs)
-{
-    ns_sbuf_t b = { d->pl->explain, sizeof (d->pl->explain), 0 };
-    d->pl->explain[0] = '\0';
-    explain_head (d, progs, &b);
-    if (d->pl->verdict == NS_PLACED)
-        explain_placed (d, &b);
-    else
-        explain_wait (d, &b);
-    explain_refused (d, &b);
 }
 
 static void decide_once (struct decide *d, int fallback)
@@ -1354,7 +820,7 @@ int ns_place (const ns_cluster_t *c, const ns_policy_t *pol,
     if (req->flags & NS_REQ_QUIET)
         pl->explain[0] = '\0';
     else
-        explain (&d, progs);
+        ns_decide_explain (&d, progs);
     return 0;
 }
 
@@ -1454,119 +920,6 @@ int ns_place_admits (const ns_cluster_t *c, const ns_policy_t *pol,
     for (int i = 0; i < n && count < stop_at; i++)
         count += admits_one (&d, nodes[i]);
     return count;
-}
-
-/* One job taken out by ns_place_after, to be put back. */
-struct released {
-    uint64_t id;
-    int program, flags, first, n;
-};
-
-struct what_if {
-    struct released *rel;
-    int nrel, caprel;
-    ns_share_t *sh;
-    int64_t *mem;       /* memory per share, beside sh */
-    int nsh, capsh, capmem;
-};
-
-static int what_if_release (ns_cluster_t *c, struct what_if *w, uint64_t id,
-                            ns_error_t *err)
-{
-    int n;
-    const ns_share_t *shares = ns_job_shares_ref (c, id, &n);
-    if (!shares || n <= 0)
-        return 0;               /* not running (any more): nothing to do */
-    if (ns_grow (&w->rel, &w->caprel, w->nrel + 1, sizeof (*w->rel), 64) < 0
-        || ns_grow (&w->sh, &w->capsh, w->nsh + n, sizeof (*w->sh), 256) < 0
-        || ns_grow (&w->mem, &w->capmem, w->nsh + n, sizeof (*w->mem), 256)
-               < 0)
-        return ns_error_set (err, ENOMEM, "out of memory");
-    const int64_t *mem = ns_job_mem_ref (c, id);
-    for (int i = 0; i < n; i++)
-        w->mem[w->nsh + i] = mem ? mem[i] : 0;
-    w->rel[w->nrel] = (struct released){
-        .id = id, .program = ns_job_program (c, id),
-        .flags = ns_job_flags (c, id), .first = w->nsh, .n = n,
-    };
-    memcpy (w->sh + w->nsh, shares, sizeof (*shares) * (size_t)n);
-    if (ns_cluster_remove_job (c, id, err) < 0)
-        return -1;
-    w->nsh += n;
-    w->nrel++;
-    return 0;
-}
-
-/* Put every released job back, last first: the state they left. */
-static int what_if_restore (ns_cluster_t *c, struct what_if *w,
-                            ns_error_t *err)
-{
-    int rc = 0;
-    for (int k = w->nrel - 1; k >= 0; k--) {
-        const struct released *r = &w->rel[k];
-        if (ns_cluster_add_job_mem (c, r->id, r->program, w->sh + r->first,
-                                    r->n, r->flags, w->mem + r->first,
-                                    rc ? NULL : err) < 0)
-            rc = -1;
-    }
-    free (w->rel);
-    free (w->sh);
-    free (w->mem);
-    return rc;
-}
-
-int ns_place_after (ns_cluster_t *c, const ns_policy_t *pol,
-                    const ns_interf_t *m, const ns_progtab_t *progs,
-                    const ns_request_t *req, const uint64_t *order,
-                    const double *when, int n, ns_placement_t *pl,
-                    ns_error_t *err)
-{
-    if (!c || !pol || !req || !pl || (n > 0 && !order))
-        return ns_error_set (err, EINVAL, "ns_place_after: missing argument");
-    struct what_if w = { 0 };
-    long long need = (long long)req->ntasks * req->cpus_per_task;
-    int placed = 0, have = -1, width = 0, since = 0;
-    int nodes[64];
-    for (int k = 0; k < n && !placed; k++) {
-        if (what_if_release (c, &w, order[k], err) < 0)
-            goto fail;
-        if (when && k + 1 < n && when[k + 1] == when[k])
-            continue;           /* ends together with the next */
-        if (ns_cluster_total_cores (c) - ns_cluster_used_cores (c) < need)
-            continue;
-        /* After a failed try with `have` admissible nodes, only the
-         * nodes released since can make up the shortfall. */
-        for (; have >= 0 && since < w.nrel && have < width; since++) {
-            const struct released *r = &w.rel[since];
-            int cnt = r->n < 64 ? r->n : 0;
-            for (int i = 0; i < cnt; i++)
-                nodes[i] = w.sh[r->first + i].node;
-            have += cnt ? ns_place_admits (c, pol, m, req, nodes, cnt,
-                                           width - have)
-                        : width;    /* too wide to list: just try */
-        }
-        if (have >= 0 && have < width)
-            continue;
-        if (ns_place (c, pol, m, progs, req, pl, err) < 0)
-            goto fail;
-        if (pl->verdict == NS_PLACED)
-            placed = k + 1;
-        else if (pl->verdict == NS_NEVER)
-            break;
-        else {
-            have = pl->found;
-            width = pl->width;
-            since = w.nrel;
-        }
-    }
-    if (what_if_restore (c, &w, err) < 0)
-        return -1;
-    return placed;
-fail:;
-    int saved = errno;
-    what_if_restore (c, &w, NULL);
-    errno = saved;
-    return -1;
 }
 
 double ns_job_rate (const ns_cluster_t *c, const ns_interf_t *m, uint64_t id)
