@@ -20,19 +20,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "byend.h"
 #include "decmemo.h"
 #include "engine.h"
+#include "qblocks.h"
 #include "eventq.h"
 #include "nsutil.h"
-#include "qtree.h"
 #include "resv.h"
 
 #define EPS 1e-7
-#define QBLOCK 64
 #define OWNBLOCK 1024
 
 /* Per job, for the whole run. */
@@ -112,44 +109,11 @@ struct ns_sim {
     int forget_shares;      /* ns_sim_set_keep_shares (0): only running
                                jobs' shares are kept */
     ns_evq_t evq;           /* future events (eventq.h) */
-    int64_t total;      /* the cluster's cores */
 
-    int *queue;         /* FCFS order, sized like jobs; live part is
-                           [qstart, qend).  A job leaving the queue leaves
-                           a tombstone (-1): positions never move */
-    int *qtasks;        /* ntasks and estimated runtime of queue[i], side
-                           by side: a backfill scan of a long queue skips
-                           most jobs without touching their records;
-                           ntasks -1 marks a tombstone */
-    double *qest;
-    int qtcap, qecap;
-    uint64_t *qlive;    /* per block of QBLOCK positions: bit i set when
-                           position QBLOCK * block + i holds a queued job */
-    int blivecap;
-    unsigned char *qdirty; /* per block: a job left it since its minima in
-                              the tree were counted (they may be low) */
-    int bdirtycap;
-    /* A min-tree over the blocks (qtree.h): per class of task counts (a
-     * job larger than the machine has key 0: it must be looked at to be
-     * dropped) the least estimate of the block's queued jobs.  A scan
-     * finds the next block where a job may start in O(log blocks),
-     * however many it passes. */
-    ns_qtree_t tree;
-    /* The scan's bounds (see backfill ()) and the positions of block
-     * mblock that may hold a job able to start under them. */
-    struct scanq {
-        int64_t fits, outside;
-        double lim;
-    } mq;
-    ns_qtree_query_t mqt;
-    int mblock;
-    uint64_t mbits;
+    ns_qblocks_t qb;    /* the FCFS queue, in blocks (qblocks.h) */
     int monotone;       /* exclusive, spread, pack (cacheable): if a
                            request of n tasks fails, or fits only on the
                            reserved nodes, so does any larger one */
-    int qstart, qend;
-    int qtrim;          /* the pages of the queue's arrays before this
-                           position are given back (queue_trim ()) */
     int closes;         /* the policy holds whole nodes (exclusive, spread):
                            a job then needs ceil(tasks / cores) empty
                            nodes */
@@ -344,7 +308,7 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
         goto fail;
     if (conf->machine && set_machine (s, err) < 0)
         goto fail;
-    s->total = ns_cluster_total_cores (s->c);
+    s->qb.total = ns_cluster_total_cores (s->c);
     s->pl = ns_placement_create (conf->nnodes);
     s->pl_resv = ns_placement_create (conf->nnodes);
     s->hmark = calloc (conf->nnodes, sizeof (int));
@@ -402,12 +366,7 @@ void ns_sim_destroy (ns_sim_t *s)
     free (s->own);
     free (s->shares);
     ns_evq_free (&s->evq);
-    free (s->queue);
-    free (s->qtasks);
-    free (s->qest);
-    ns_qtree_free (&s->tree);
-    free (s->qlive);
-    free (s->qdirty);
+    ns_qb_free (&s->qb);
     ns_decmemo_free (&s->memo);
     ns_byend_free (&s->be);
     free (s->rlog);
@@ -450,19 +409,10 @@ static int add_job (ns_sim_t *s, const ns_simjob_t *job, int copy,
         || !isfinite (job->submit))
         return ns_error_set (err, EINVAL, "job %llu: malformed",
                              (unsigned long long)job->id);
-    /* jobs[] and queue[] grow together (every job is queued once). */
-    int qcap = s->jobcap;
-    if (ns_grow (&s->queue, &qcap, s->njobs + 1, sizeof (*s->queue), 1024) < 0
-        || ns_grow (&s->jobs, &s->jobcap, qcap, sizeof (*s->jobs), 1024) < 0
-        || ns_grow (&s->qtasks, &s->qtcap, s->jobcap, sizeof (*s->qtasks),
-                    1024) < 0
-        || ns_grow (&s->qest, &s->qecap, s->jobcap, sizeof (*s->qest),
-                    1024) < 0
-        || ns_grow (&s->qlive, &s->blivecap, s->jobcap / QBLOCK + 1,
-                    sizeof (*s->qlive), 64) < 0
-        || ns_grow (&s->qdirty, &s->bdirtycap, s->jobcap / QBLOCK + 1,
-                    sizeof (*s->qdirty), 64) < 0
-        || ns_qtree_grow (&s->tree, s->jobcap / QBLOCK + 1) < 0)
+    /* jobs[] and the queue grow together (every job is queued once). */
+    if (ns_qb_reserve (&s->qb, s->njobs + 1) < 0
+        || ns_grow (&s->jobs, &s->jobcap, s->qb.cap, sizeof (*s->jobs),
+                    1024) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     int i = s->njobs;
     double submit = job->submit < s->now ? s->now : job->submit;
@@ -1200,74 +1150,12 @@ const ns_share_t *ns_sim_job_shares (const ns_sim_t *s, int i, int *n)
 
 int ns_sim_queued (const ns_sim_t *s)
 {
-    /* live positions of [qstart, qend): the bits of qlive */
-    int n = 0;
-    for (int b = s->qstart / QBLOCK; b * QBLOCK < s->qend; b++)
-        n += __builtin_popcountll (s->qlive[b]);
-    return n;
+    return ns_qb_count (&s->qb);
 }
 
 int ns_sim_live (const ns_sim_t *s)
 {
     return s->njobs - s->done;
-}
-
-/* The key of a live queue entry in the tree (see tree). */
-static int qkey (const ns_sim_t *s, int pos)
-{
-    return s->qtasks[pos] > s->total ? 0 : s->qtasks[pos];
-}
-
-/* Give back the whole pages of base[0, n) (elements of elem bytes): the
- * system may take them; read again, they hold zeros. */
-static void pages_drop (void *base, size_t elem, int n)
-{
-#ifdef MADV_DONTNEED
-    long pg = sysconf (_SC_PAGESIZE);
-    if (pg <= 0)
-        return;
-    uintptr_t mask = ~(uintptr_t)(pg - 1);
-    uintptr_t a = ((uintptr_t)base + (uintptr_t)pg - 1) & mask;
-    uintptr_t b = ((uintptr_t)base + elem * (size_t)n) & mask;
-    if (b > a)
-        madvise ((void *)a, b - a, MADV_DONTNEED);
-#else
-    (void)base;
-    (void)elem;
-    (void)n;
-#endif
-}
-
-/* Positions before the head are never read again (scans start behind
- * it, and only live positions are looked at): every QTRIM positions the
- * head passes, the pages of the queue's arrays before it go back to the
- * system, so that a long trace's queue costs what it holds, not a slot
- * per job ever queued. */
-#define QTRIM 65536
-
-static void queue_trim (ns_sim_t *s)
-{
-    if (s->qstart - s->qtrim < QTRIM)
-        return;
-    s->qtrim = s->qstart;
-    pages_drop (s->queue, sizeof (*s->queue), s->qstart);
-    pages_drop (s->qtasks, sizeof (*s->qtasks), s->qstart);
-    pages_drop (s->qest, sizeof (*s->qest), s->qstart);
-}
-
-/* Leave a tombstone at pos; the head moves past tombstones. */
-static void queue_remove (ns_sim_t *s, int pos)
-{
-    int b = pos / QBLOCK;
-    s->queue[pos] = -1;
-    s->qtasks[pos] = -1;
-    s->qlive[b] &= ~(1ULL << (pos % QBLOCK));
-    /* The block's minima in the tree stay, lower bounds still: counted
-     * again when a scan finds nothing there (block_recount ()). */
-    s->qdirty[b] = 1;
-    while (s->qstart < s->qend && s->qtasks[s->qstart] < 0)
-        s->qstart++;
-    queue_trim (s);
 }
 
 static void drop_never (ns_sim_t *s, int j)
@@ -1528,7 +1416,7 @@ static int backfill_start (ns_sim_t *s, int j, int pos, int64_t *room,
 {
     if (start_job (s, j, s->pl, err) < 0)
         return -1;
-    queue_remove (s, pos);
+    ns_qb_remove (&s->qb, pos);
     *room = free_cores (s);
     if (s->closes && (int64_t)ns_cluster_nempty (s->c)
                              * ns_cluster_max_cores (s->c) < *room)
@@ -1542,7 +1430,7 @@ static int backfill_start (ns_sim_t *s, int j, int pos, int64_t *room,
  * it would fit only on the reserved nodes (monotone: more than `outside`
  * tasks), only if its estimate is at most `lim`. */
 static void scan_bounds (const ns_sim_t *s, int head, int64_t room,
-                         struct scanq *q)
+                         ns_qb_bounds_t *q)
 {
     q->fits = room;
     const ns_decmemo_t *m = &s->memo;
@@ -1557,98 +1445,6 @@ static void scan_bounds (const ns_sim_t *s, int head, int64_t room,
             q->outside = m->tmin - 1;
         q->lim = s->shadow - s->now + EPS;
     }
-}
-
-/* The positions of block b that may hold a job able to start under q. */
-static uint64_t block_mask (const ns_sim_t *s, int b, const struct scanq *q)
-{
-    uint64_t m = 0;
-    for (uint64_t live = s->qlive[b]; live; live &= live - 1) {
-        int i = __builtin_ctzll (live), p = b * QBLOCK + i;
-        if (ns_qtree_may (q->fits, q->outside, q->lim, qkey (s, p),
-                          s->qest[p]))
-            m |= 1ULL << i;
-    }
-    return m;
-}
-
-/* The tree's minima of block b counted anew from its queued jobs. */
-static void block_recount (ns_sim_t *s, int b)
-{
-    float m[NS_QTREE_CLASSES], mk[NS_QTREE_CLASSES];
-    for (int c = 0; c < NS_QTREE_CLASSES; c++)
-        m[c] = mk[c] = INFINITY;
-    for (uint64_t live = s->qlive[b]; live; live &= live - 1) {
-        int p = b * QBLOCK + __builtin_ctzll (live);
-        int key = qkey (s, p), c = ns_qtree_class (key);
-        float e = ns_qtree_est (s->qest[p]), k = ns_qtree_key (key);
-        if (e < m[c])
-            m[c] = e;
-        if (k < mk[c])
-            mk[c] = k;
-    }
-    const float *leaf = ns_qtree_leaf (&s->tree, b);
-    for (int c = 0; c < NS_QTREE_CLASSES; c++)
-        if (leaf[c] != m[c] || leaf[NS_QTREE_CLASSES + c] != mk[c])
-            ns_qtree_set (&s->tree, b, c, m[c], mk[c]);
-    s->qdirty[b] = 0;
-}
-
-/* The first position from pos on, before end, that may hold a job able to
- * start under q, else end.  The blocks where none can are passed through
- * the tree; within a block the live jobs under q are a bit mask, kept
- * while q and the block stay (a scan only moves forward, and only the
- * job it looks at leaves the queue). */
-static int next_candidate (ns_sim_t *s, int pos, int end,
-                           const struct scanq *q)
-{
-    if (q->fits != s->mq.fits || q->outside != s->mq.outside
-        || q->lim != s->mq.lim) {
-        s->mq = *q;
-        ns_qtree_query (&s->mqt, q->fits, q->outside, q->lim);
-        s->mblock = -1;
-    }
-    while (pos < end) {
-        int b = pos / QBLOCK;
-        if (b != s->mblock) {
-            int nb = ns_qtree_next (&s->tree, b, &s->mqt);
-            if (nb < 0)
-                return end;
-            if (nb != b) {
-                b = nb;
-                pos = b * QBLOCK;
-                if (pos >= end)
-                    return end;
-            }
-            s->mblock = b;
-            s->mbits = block_mask (s, b, q);
-            /* Nothing here after all: if a job left the block, its
-             * minima may have misled the tree; count them anew. */
-            if (!s->mbits && s->qdirty[b])
-                block_recount (s, b);
-        }
-        uint64_t m = s->mbits >> (pos % QBLOCK);
-        if (m) {
-            pos += __builtin_ctzll (m);
-            return pos < end ? pos : end;
-        }
-        pos = (b + 1) * QBLOCK;
-    }
-    return end;
-}
-
-/* The first queued job from pos on, before end, else end. */
-static int next_live (const ns_sim_t *s, int pos, int end)
-{
-    while (pos < end) {
-        uint64_t live = s->qlive[pos / QBLOCK] >> (pos % QBLOCK);
-        if (live) {
-            pos += __builtin_ctzll (live);
-            return pos < end ? pos : end;
-        }
-        pos = (pos / QBLOCK + 1) * QBLOCK;
-    }
-    return end;
 }
 
 /* One backfill pass behind a head that cannot start (textbook EASY):
@@ -1666,10 +1462,10 @@ static int next_live (const ns_sim_t *s, int pos, int end)
  */
 static int backfill (ns_sim_t *s, ns_error_t *err)
 {
-    int head = s->queue[s->qstart];
+    int head = s->qb.job[s->qb.start];
     double bound = -1;      /* shadow_bound (), computed on first need */
     int examined = 0;
-    int pos = s->qstart + 1;
+    int pos = s->qb.start + 1;
     /* The last pass started nothing, and nothing started or ended since,
      * same head: every job it examined gets the same answer (decisions
      * depend on the state alone, and a refused job's end only moves later
@@ -1698,36 +1494,35 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
     do {
         int refused = 0;    /* a candidate was refused for the reserved
                                nodes in this scan */
-        int end = limit < 0 ? s->qend : limit;
+        int end = limit < 0 ? s->qb.end : limit;
         rescan = 0;
-        s->mblock = -1;
-        s->mq.fits = -1;
+        ns_qb_scan_reset (&s->qb);
         for (;; pos++) {
             if (room <= 0)
                 break;
             if (jump) {
-                struct scanq q;
+                ns_qb_bounds_t q;
                 scan_bounds (s, head, room, &q);
-                pos = next_candidate (s, pos, end, &q);
+                pos = ns_qb_next_candidate (&s->qb, pos, end, &q);
             }
             else {
                 if (limit < 0 && examined >= s->conf.bf_depth)
                     break;
-                pos = next_live (s, pos, end);
+                pos = ns_qb_next_live (&s->qb, pos, end);
             }
             if (pos >= end)
                 break;
-            int nt = s->qtasks[pos];
+            int nt = s->qb.tasks[pos];
             examined++;
             if (nt > room && nt <= total)
                 continue;   /* no policy places it now (decide () too) */
-            int j = s->queue[pos];
+            int j = s->qb.job[pos];
             ns_decmemo_rec_t *f = s->cacheable ? fail_lookup (s, j, nt) : NULL;
             if (f && f->version == s->release_version) {
                 note_failed (s, nt);
                 continue;   /* failed in this state: decide () says so */
             }
-            double end_t = s->now + s->qest[pos];
+            double end_t = s->now + s->qb.est[pos];
             /* Same policy-visible request, same state: it fits only on
              * the reserved nodes; only a short enough job may go. */
             if (f && f->touch_version == s->cluster_version) {
@@ -1765,7 +1560,7 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                 return -1;
             if (d == D_NEVER) {
                 drop_never (s, j);
-                queue_remove (s, pos);
+                ns_qb_remove (&s->qb, pos);
                 continue;
             }
             if (d == D_WAIT) {
@@ -1825,7 +1620,7 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
                 s->bf_examined = examined;
             }
             limit = limit < 0 ? pos : limit;
-            pos = s->qstart + 1;
+            pos = s->qb.start + 1;
         }
     } while (rescan);
     if (limit < 0) {
@@ -1841,20 +1636,20 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
 
 static int schedule (ns_sim_t *s, ns_error_t *err)
 {
-    while (s->qstart < s->qend) {
-        int head = s->queue[s->qstart];
+    while (s->qb.start < s->qb.end) {
+        int head = s->qb.job[s->qb.start];
         int d = decide (s, head, NULL, err);
         if (d == D_ERROR)
             return -1;
         if (d == D_WAIT)
             break;
-        queue_remove (s, s->qstart);
+        ns_qb_remove (&s->qb, s->qb.start);
         if (d == D_NEVER)
             drop_never (s, head);
         else if (start_job (s, head, s->pl, err) < 0)
             return -1;
     }
-    if (s->qstart < s->qend && s->conf.backfill == NS_BACKFILL_EASY)
+    if (s->qb.start < s->qb.end && s->conf.backfill == NS_BACKFILL_EASY)
         return backfill (s, err);
     return 0;
 }
@@ -1863,22 +1658,8 @@ static int enqueue (ns_sim_t *s, int j)
 {
     if (waiting_take (s, j) < 0)
         return -1;
-    /* Every job is queued once, so qend <= njobs <= the queue's size. */
-    int pos = s->qend++;
-    s->qtasks[pos] = s->jobs[j].in->ntasks;
-    s->qest[pos] = est_runtime (&s->jobs[j]);
-    s->queue[pos] = j;
-    int b = pos / QBLOCK, key = qkey (s, pos), cls = ns_qtree_class (key);
-    if (pos % QBLOCK == 0) {
-        s->qlive[b] = 0;
-        s->qdirty[b] = 0;
-    }
-    s->qlive[b] |= 1ULL << (pos % QBLOCK);
-    float est = ns_qtree_est (s->qest[pos]), k = ns_qtree_key (key);
-    const float *leaf = ns_qtree_leaf (&s->tree, b);
-    float le = leaf[cls], lk = leaf[NS_QTREE_CLASSES + cls];
-    if (est < le || k < lk)
-        ns_qtree_set (&s->tree, b, cls, est < le ? est : le, k < lk ? k : lk);
+    /* Every job is queued once, so end <= njobs <= the queue's size. */
+    ns_qb_push (&s->qb, j, s->jobs[j].in->ntasks, est_runtime (&s->jobs[j]));
     s->jobs[j].out.state = NS_SJ_QUEUED;
     if (s->stats.first_submit < 0 || s->now < s->stats.first_submit)
         s->stats.first_submit = s->now;
