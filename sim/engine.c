@@ -14,6 +14,17 @@
  * may start now if it is estimated to end by then, or else on nodes
  * outside the marked ones, where it is steered: either way the head's
  * nodes are in the same state at the reservation.  See backfill ().
+ *
+ * The engine's parts, each with its own state and header:
+ *   eventq.c   the future events: a heap beside the in-order submits
+ *   byend.c    the running jobs in order of estimated end
+ *   decmemo.c  the memo of failed decisions
+ *   qblocks.c  the FCFS queue in blocks, and a scan's next candidate
+ *   qtree.c    the min-tree over those blocks
+ *   resv.c     reservations counted without taking jobs out (EASY)
+ * This file holds the jobs, start and finish, rates, decisions, the
+ * head's reservation and backfill: a pass (backfill ()) asks bf_scan ()
+ * what each candidate may do and bf_start () starts it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -1410,21 +1421,6 @@ static void refuse_reserved (ns_sim_t *s, ns_decmemo_rec_t *f, int nt)
     ns_decmemo_touched (&s->memo, t, s->resv_id);
 }
 
-/* Start the candidate at queue position pos with the placement in s->pl. */
-static int backfill_start (ns_sim_t *s, int j, int pos, int64_t *room,
-                           ns_error_t *err)
-{
-    if (start_job (s, j, s->pl, err) < 0)
-        return -1;
-    ns_qb_remove (&s->qb, pos);
-    *room = free_cores (s);
-    if (s->closes && (int64_t)ns_cluster_nempty (s->c)
-                             * ns_cluster_max_cores (s->c) < *room)
-        *room = (int64_t)ns_cluster_nempty (s->c)
-                * ns_cluster_max_cores (s->c);
-    return 0;
-}
-
 /* The scan's bounds at this point: a job can start only with at most
  * `fits` tasks (room; under a monotone policy the failures too), and, if
  * it would fit only on the reserved nodes (monotone: more than `outside`
@@ -1447,23 +1443,165 @@ static void scan_bounds (const ns_sim_t *s, int head, int64_t room,
     }
 }
 
+/* One backfill pass (see backfill ()): its head, what can start now, and
+ * whether a candidate was refused the reserved nodes. */
+struct bfpass {
+    int head;
+    double bound;       /* shadow_bound (), computed on first need (-1) */
+    int64_t room;       /* what can start now, in tasks (bf_room ()) */
+    int64_t total;      /* the cluster's cores */
+    int refused;        /* a candidate was refused for the reserved
+                           nodes in this scan */
+};
+
+/* What the scan says of a candidate (bf_scan ()). */
+enum {
+    BF_ERROR = -1,      /* err says why */
+    BF_PASS = 0,        /* it cannot start now */
+    BF_REFUSED,         /* it could start only on the reserved nodes */
+    BF_NEVER,           /* it can never fit the machine: drop it */
+    BF_BEFORE,          /* it ends by the shadow time: start it (s->pl) */
+    BF_BESIDE,          /* it keeps off the reserved nodes: start it */
+};
+
+/* What can start now, in tasks: the free cores, and under a policy that
+ * holds whole nodes the cores of the empty nodes (an upper bound). */
+static int64_t bf_room (const ns_sim_t *s)
+{
+    int64_t room = free_cores (s);
+    int64_t empty = (int64_t)ns_cluster_nempty (s->c)
+                    * ns_cluster_max_cores (s->c);
+    return s->closes && empty < room ? empty : room;
+}
+
+/* The scan of one candidate, job j at queue position pos, against the
+ * head's reservation: a BF_* value; for BF_BEFORE and BF_BESIDE its
+ * placement is in s->pl.  The reservation is computed only when the
+ * candidate's estimated end can matter (it would end after the least
+ * shadow time possible). */
+static int bf_scan (ns_sim_t *s, struct bfpass *bp, int j, int pos,
+                    ns_error_t *err)
+{
+    int nt = s->qb.tasks[pos];
+    if (nt > bp->room && nt <= bp->total)
+        return BF_PASS;     /* no policy places it now (decide () too) */
+    ns_decmemo_rec_t *f = s->cacheable ? fail_lookup (s, j, nt) : NULL;
+    if (f && f->version == s->release_version) {
+        note_failed (s, nt);
+        return BF_PASS;     /* failed in this state: decide () says so */
+    }
+    double end_t = s->now + s->qb.est[pos];
+    /* Same policy-visible request, same state: it fits only on the
+     * reserved nodes; only a short enough job may go. */
+    if (f && f->touch_version == s->cluster_version) {
+        if (ensure_reserved (s, bp->head, err) < 0)
+            return BF_ERROR;
+        if (end_t > s->shadow + EPS)
+            return BF_REFUSED;
+    }
+    /* A job placed before (never dropped, then) that would end after the
+     * shadow time and has more tasks than the free cores outside the
+     * reservation: wherever it goes it takes reserved nodes, so it waits,
+     * without being placed. */
+    if (WT (s, j)->placed) {
+        if (bp->bound < 0)
+            bp->bound = shadow_bound (s, bp->head);
+        if (end_t > bp->bound + EPS) {
+            if (ensure_reserved (s, bp->head, err) < 0)
+                return BF_ERROR;
+            if (end_t > s->shadow + EPS) {
+                if (resv_nodes (s) < 0) {
+                    ns_error_set (err, EINVAL, "reservation lost");
+                    return BF_ERROR;
+                }
+                if (nt > outside_room (s)) {
+                    refuse_reserved (s, f, nt);
+                    return BF_REFUSED;
+                }
+            }
+        }
+    }
+    int d = decide (s, j, NULL, err);
+    if (d == D_ERROR)
+        return BF_ERROR;
+    if (d == D_NEVER)
+        return BF_NEVER;
+    if (d == D_WAIT) {
+        note_failed (s, nt);
+        return BF_PASS;
+    }
+    /* A job ending by even the earliest possible reservation starts
+     * without computing it. */
+    if (bp->bound < 0)
+        bp->bound = shadow_bound (s, bp->head);
+    if (end_t > bp->bound + EPS) {
+        if (ensure_reserved (s, bp->head, err) < 0)
+            return BF_ERROR;
+    }
+    if (end_t <= bp->bound + EPS || end_t <= s->shadow + EPS)
+        return BF_BEFORE;
+    if (resv_nodes (s) < 0) {
+        ns_error_set (err, EINVAL, "reservation lost");
+        return BF_ERROR;
+    }
+    if (touches_reservation (s, s->pl)) {
+        /* Steer it to the free nodes outside the reservation: it cannot
+         * take more tasks there than they have free cores. */
+        d = nt > outside_room (s) ? D_WAIT : decide (s, j, s->outside, err);
+        if (d == D_ERROR)
+            return BF_ERROR;
+        if (d != D_PLACED) {
+            refuse_reserved (s, f, nt);
+            return BF_REFUSED;
+        }
+    }
+    return BF_BESIDE;
+}
+
+/* Start the candidate j at queue position pos with the placement in s->pl,
+ * as bf_scan () said (BF_BEFORE or BF_BESIDE).  0, or -1. */
+static int bf_start (ns_sim_t *s, struct bfpass *bp, int j, int pos, int how,
+                     ns_error_t *err)
+{
+    uint64_t before = s->cluster_version;
+    if (start_job (s, j, s->pl, err) < 0)
+        return -1;
+    ns_qb_remove (&s->qb, pos);
+    bp->room = bf_room (s);
+    if (how == BF_BEFORE)
+        return 0;
+    /* It keeps off the reserved nodes and ends after the shadow time: the
+     * reservation stays valid.  Keep the cache, and the free cores
+     * outside it less those the job holds (a node held whole, all of its
+     * cores). */
+    s->resv_version = s->cluster_version;
+    if (s->oroom_mark == s->mark_id && s->oroom_version == before) {
+        s->oroom -= LV (s, j)->held;
+        s->oroom_version = s->cluster_version;
+    }
+    return 0;
+}
+
 /* One backfill pass behind a head that cannot start (textbook EASY):
  * every candidate in queue order that fits the free nodes now starts if
  * it is estimated to end by the shadow time (anywhere), or else if it
  * fits the free nodes outside the head's reservation (it is steered
- * there).  A candidate ending by the shadow time gives its nodes back
- * before the head needs them, but the reservation is then recomputed
- * (it prefers nodes busy now, which the candidate's nodes now are) and
- * may have moved: the candidates refused for the reserved nodes before
- * it are examined again, up to where the scan reached.  A start never
- * makes a refused decision possible otherwise (it only takes cores and
- * adds tenants), and on identical exclusive nodes not even then (the
- * free and extra counts only fall), so the scan equals the textbook one.
+ * there): bf_scan () says which, bf_start () starts it.  A candidate
+ * ending by the shadow time gives its nodes back before the head needs
+ * them, but the reservation is then recomputed (it prefers nodes busy
+ * now, which the candidate's nodes now are) and may have moved: the
+ * candidates refused for the reserved nodes before it are examined
+ * again, up to where the scan reached.  A start never makes a refused
+ * decision possible otherwise (it only takes cores and adds tenants), and
+ * on identical exclusive nodes not even then (the free and extra counts
+ * only fall), so the scan equals the textbook one.
  */
 static int backfill (ns_sim_t *s, ns_error_t *err)
 {
-    int head = s->qb.job[s->qb.start];
-    double bound = -1;      /* shadow_bound (), computed on first need */
+    struct bfpass bp = { .head = s->qb.job[s->qb.start], .bound = -1,
+                         .room = bf_room (s),
+                         .total = ns_cluster_total_cores (s->c) };
+    int head = bp.head;
     int examined = 0;
     int pos = s->qb.start + 1;
     /* The last pass started nothing, and nothing started or ended since,
@@ -1479,30 +1617,21 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
     uint64_t version = s->cluster_version;
     int limit = -1;         /* rescans stop here (where the scan reached) */
     int rescan;
-    int64_t total = ns_cluster_total_cores (s->c);
-    int maxc = ns_cluster_max_cores (s->c);
-    /* What can start now, in tasks: the free cores, and under a policy
-     * that holds whole nodes the cores of the empty nodes (an upper
-     * bound).  Updated after every start. */
-    int64_t room = free_cores (s);
-    if (s->closes && (int64_t)ns_cluster_nempty (s->c) * maxc < room)
-        room = (int64_t)ns_cluster_nempty (s->c) * maxc;
     /* Jobs that cannot start are passed without being looked at (only
      * when the whole queue is scanned: with a depth, every job looked at
      * counts). */
     int jump = s->conf.bf_depth == INT_MAX;
     do {
-        int refused = 0;    /* a candidate was refused for the reserved
-                               nodes in this scan */
         int end = limit < 0 ? s->qb.end : limit;
+        bp.refused = 0;
         rescan = 0;
         ns_qb_scan_reset (&s->qb);
         for (;; pos++) {
-            if (room <= 0)
+            if (bp.room <= 0)
                 break;
             if (jump) {
                 ns_qb_bounds_t q;
-                scan_bounds (s, head, room, &q);
+                scan_bounds (s, head, bp.room, &q);
                 pos = ns_qb_next_candidate (&s->qb, pos, end, &q);
             }
             else {
@@ -1512,105 +1641,29 @@ static int backfill (ns_sim_t *s, ns_error_t *err)
             }
             if (pos >= end)
                 break;
-            int nt = s->qb.tasks[pos];
             examined++;
-            if (nt > room && nt <= total)
-                continue;   /* no policy places it now (decide () too) */
             int j = s->qb.job[pos];
-            ns_decmemo_rec_t *f = s->cacheable ? fail_lookup (s, j, nt) : NULL;
-            if (f && f->version == s->release_version) {
-                note_failed (s, nt);
-                continue;   /* failed in this state: decide () says so */
-            }
-            double end_t = s->now + s->qb.est[pos];
-            /* Same policy-visible request, same state: it fits only on
-             * the reserved nodes; only a short enough job may go. */
-            if (f && f->touch_version == s->cluster_version) {
-                if (ensure_reserved (s, head, err) < 0)
+            int how = bf_scan (s, &bp, j, pos, err);
+            switch (how) {
+                case BF_ERROR:
                     return -1;
-                if (end_t > s->shadow + EPS) {
-                    refused = 1;
-                    continue;
-                }
-            }
-            /* A job placed before (never dropped, then) that would end
-             * after the shadow time and has more tasks than the free
-             * cores outside the reservation: wherever it goes it takes
-             * reserved nodes, so it waits, without being placed. */
-            if (WT (s, j)->placed) {
-                if (bound < 0)
-                    bound = shadow_bound (s, head);
-                if (end_t > bound + EPS) {
-                    if (ensure_reserved (s, head, err) < 0)
+                case BF_PASS:
+                    break;
+                case BF_REFUSED:
+                    bp.refused = 1;
+                    break;
+                case BF_NEVER:
+                    drop_never (s, j);
+                    ns_qb_remove (&s->qb, pos);
+                    break;
+                default:
+                    if (bf_start (s, &bp, j, pos, how, err) < 0)
                         return -1;
-                    if (end_t > s->shadow + EPS) {
-                        if (resv_nodes (s) < 0)
-                            return ns_error_set (err, EINVAL,
-                                                 "reservation lost");
-                        if (nt > outside_room (s)) {
-                            refuse_reserved (s, f, nt);
-                            refused = 1;
-                            continue;
-                        }
-                    }
-                }
-            }
-            int d = decide (s, j, NULL, err);
-            if (d == D_ERROR)
-                return -1;
-            if (d == D_NEVER) {
-                drop_never (s, j);
-                ns_qb_remove (&s->qb, pos);
-                continue;
-            }
-            if (d == D_WAIT) {
-                note_failed (s, nt);
-                continue;
-            }
-            /* A job ending by even the earliest possible reservation
-             * starts without computing it. */
-            if (bound < 0)
-                bound = shadow_bound (s, head);
-            if (end_t > bound + EPS) {
-                if (ensure_reserved (s, head, err) < 0)
-                    return -1;
-            }
-            if (end_t <= bound + EPS || end_t <= s->shadow + EPS) {
-                if (backfill_start (s, j, pos, &room, err) < 0)
-                    return -1;
-                /* The reservation is recomputed when next needed (the
-                 * cluster version moved): look at the refused again. */
-                if (refused)
-                    rescan = 1;
-                continue;
-            }
-            if (resv_nodes (s) < 0)
-                return ns_error_set (err, EINVAL, "reservation lost");
-            if (touches_reservation (s, s->pl)) {
-                /* Steer it to the free nodes outside the reservation:
-                 * it cannot take more tasks there than they have free
-                 * cores. */
-                d = nt > outside_room (s) ? D_WAIT
-                                          : decide (s, j, s->outside, err);
-                if (d == D_ERROR)
-                    return -1;
-                if (d != D_PLACED) {
-                    refuse_reserved (s, f, nt);
-                    refused = 1;
-                    continue;
-                }
-            }
-            uint64_t before = s->cluster_version;
-            if (backfill_start (s, j, pos, &room, err) < 0)
-                return -1;
-            /* It keeps off the reserved nodes and ends after the shadow
-             * time: the reservation stays valid.  Keep the cache, and the
-             * free cores outside it less those the job holds (a node held
-             * whole, all of its cores). */
-            s->resv_version = s->cluster_version;
-            if (s->oroom_mark == s->mark_id && s->oroom_version == before) {
-                s->oroom -= LV (s, j)->held;
-                s->oroom_version = s->cluster_version;
+                    /* The reservation is recomputed when next needed
+                     * (the cluster version moved): look at the refused
+                     * again. */
+                    if (how == BF_BEFORE && bp.refused)
+                        rescan = 1;
             }
         }
         if (rescan) {
