@@ -19,6 +19,10 @@
 #   decision    a program without figures is packed; after its jobs ran
 #               alone (12 s) and striped (8 s) the plugin has learned
 #               spread_speedup 1.5 and stripes its next job
+#   explore     with learn.explore, a program without figures is striped
+#               while nothing waits (exploring); with runs asked as -N 1
+#               beside those it learns spread_speedup 1.5 and then
+#               stripes its next job by the figure
 #
 # Skips like tests/slurm/select.sh.
 
@@ -275,6 +279,63 @@ tap_is "$(ns_job_field "$j" NumNodes)/$(ns_job_field "$j" NumCPUs)" 2/24 \
     "  after learning, a free -n 24 CP2 job is striped over 2 nodes"
 grep -F "nodeshare: job $j (CP2, 24 cores)" "$log" | grep -q 'by stripe-empty'
 tap_ok $? "  log: by stripe-empty"
+scancel "$j"
+ns_wait_job_state "$j" CANCELLED 30
+ns_wait_all_idle 30 >/dev/null
+
+# "learn": {"explore": true}, the whole cycle.  GMX has no figures; its
+# jobs run 12 s on one node and 8 s striped over two (spread_speedup
+# 1.5).  A free -n 24 GMX job with nothing waiting is striped to learn
+# (the log says exploring); beside it, two GMX jobs asked as -N 1 run
+# alone on the two empty nodes (12 s).  After three such rounds the
+# plugin has learned the figure: the next free job is striped by it, not
+# to explore.
+cp /bin/sleep "$scratch/bin/gmx_mdrun" && chmod 755 "$scratch/bin/gmx_mdrun"
+cat >"$NS_CLUSTER_DIR/nodeshare.json" <<'EOF'
+// written by tests/slurm/learn.sh (explore, learn, stripe)
+{
+  "policy": "mixed",
+  "fallback_after": -1,
+  "identity": { "order": ["name"],
+                "patterns": [ { "match": "gmx*", "program": "GMX" } ] },
+  "learn": { "enabled": true, "explore": true, "min_observations": 3,
+             "max_se": 0.2, "save_every": 0 }
+}
+EOF
+ns_cluster_reconfigure
+tap_ok $? "scontrol reconfigure: GMX without figures, learn.explore on"
+gmx () {   # SBATCH-ARGS...: 12 s on one node, 8 s on more
+    ns_sbatch -D "$work" -o /dev/null -t 5 -J gmx_mdrun "$@" \
+        --wrap "s=12; [ \${SLURM_JOB_NUM_NODES:-1} -gt 1 ] && s=8; exec $scratch/bin/gmx_mdrun \$s"
+}
+ok=0 explored=0
+before=$(observations)
+for round in 1 2 3; do
+    e=$(gmx -n 24)
+    ns_wait_job_state "$e" RUNNING 30 || ok=1
+    [ "$(ns_job_field "$e" NumNodes)/$(ns_job_field "$e" NumCPUs)" = 2/24 ] &&
+        grep -F "nodeshare: job $e (GMX, 24 cores)" "$log" | grep -q 'exploring' &&
+        explored=$((explored + 1))
+    ids="$e $(gmx -N 1 -n 24) $(gmx -N 1 -n 24)"
+    for j in $ids; do ns_wait_job_state "$j" COMPLETED 60 || ok=1; done
+done
+tap_is "$explored" 3 "  3 free -n 24 GMX jobs, nothing waiting: each striped 12 + 12, exploring"
+tap_ok $ok "  and 6 GMX jobs asked as -N 1 ran alone beside them (12 s)"
+wait_observations $((before + 9)) 30
+out=$("$learn" --state "$state" --min-observations 3 --max-se 0.2 --table 2>&1)
+fig=$(printf '%s\n' "$out" | awk '$1 == "GMX" && $2 == "spread_speedup" { print $3 }')
+awk -v f="${fig:-0}" 'BEGIN { exit !(f > 1.15 && f < 1.9) }'
+tap_ok $? "  nodeshare-learn --state: GMX spread_speedup ${fig:-not learned} (12/8 = 1.5 within timing noise)"
+[ -n "$fig" ] || tap_diag "$out"
+j=$(gmx -n 24)
+ns_wait_job_state "$j" RUNNING 30
+tap_is "$(ns_job_field "$j" NumNodes)/$(ns_job_field "$j" NumCPUs)" 2/24 \
+    "  after learning, a free -n 24 GMX job is striped over 2 nodes"
+line=$(grep -F "nodeshare: job $j (GMX, 24 cores)" "$log")
+printf '%s\n' "$line" | grep -q 'by stripe-empty' &&
+    ! printf '%s\n' "$line" | grep -q 'exploring'
+tap_ok $? "  log: by stripe-empty, by the learned figure (not exploring)" ||
+    tap_diag "$line"
 scancel "$j"
 
 tap_done
