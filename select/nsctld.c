@@ -60,11 +60,6 @@
 /* Rebuild the model from slurmctld's records at least this often, so that
  * anything the start/end hooks missed cannot last. */
 #define REBUILD_EVERY 120
-/* The spank_job_env variable that carries --nodeshare-program (the SPANK
- * plugin sets it with spank_job_control_setenv in sbatch/salloc). */
-#define TAG_VAR "NODESHARE_PROGRAM"
-/* Batch scripts longer than this are identified by their first part. */
-#define SCRIPT_MAX (1024 * 1024)
 /* Why a job waits, where its user sees it:
  * - on every release, the job's SystemComment (`scontrol show job`,
  *   `squeue -O SystemComment`, nodeshare-why JOBID), set only when it is
@@ -79,258 +74,83 @@
 #endif
 #define NS_DESC_PREFIX "nodeshare: "
 
-struct ns_ctld_state ns_ctld_state = {
-    .lock = PTHREAD_MUTEX_INITIALIZER, .dirty = 1
+struct running {
+    uint32_t id;
+    time_t end;         /* expected end, refreshed before each use */
 };
 
-/*
- * Configuration
- */
+/* One lock for the slurmctld side (nsctld_int.h). */
+pthread_mutex_t ns_ctld_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int same_file (const struct stat *a, const struct stat *b)
+/* The model of the cluster and what a decision needs beside it: this
+ * file's own state, with ns_ctld_lock held. */
+static struct {
+    ns_cluster_t *cl;
+    int dirty;
+    int nnodes;
+    ns_placement_t *pl;
+    unsigned char *allowed;
+    unsigned char *gres_node;   /* nnodes entries: the node has GRES */
+    int ngres_nodes;
+    ns_share_t *shares;         /* nnodes entries of scratch */
+    int64_t *mem;               /* nnodes entries: MB beside shares */
+    struct running *run;
+    int nrun, caprun;
+    time_t built;               /* when the model was last rebuilt */
+    ns_jobmemo_t *memo;
+    unsigned gen;
+} M = { .dirty = 1 };
+
+/* The hash of the last internal error logged (log_error_once). */
+static uint64_t last_error;
+
+void model_create (void)
 {
-    return a->st_ino == b->st_ino && a->st_dev == b->st_dev
-           && a->st_size == b->st_size
-           && a->st_mtim.tv_sec == b->st_mtim.tv_sec
-           && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec
-           && a->st_ctim.tv_sec == b->st_ctim.tv_sec
-           && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
-static void note_stat (void)
-{
-    S.st_ok = stat (S.path, &S.st) == 0;
-}
-
-/* The configuration in force, copied beside slurmctld's state
- * (StateSaveLocation/nodeshare.json.in-force, mode 0600): from 23.11
- * `scontrol reconfigure` re-executes slurmctld, and the new process can
- * only keep the previous configuration when a changed nodeshare.json is
- * broken if it finds it there.  Best effort: without it a broken file on
- * reconfigure fails the reconfigure, as a broken slurm.conf does. */
-static int in_force_path (char *buf, size_t len)
-{
-    return slurm_conf.state_save_location
-           && snprintf (buf, len, "%s/nodeshare.json.in-force",
-                        slurm_conf.state_save_location) < (int)len;
-}
-
-static void keep_in_force (int missing)
-{
-    char dst[PATH_MAX], tmp[PATH_MAX + 8];
-    if (!in_force_path (dst, sizeof (dst)))
-        return;
-    if (missing) {
-        unlink (dst);
-        return;
-    }
-    snprintf (tmp, sizeof (tmp), "%s.new", dst);
-    FILE *in = fopen (S.path, "re");
-    int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    FILE *out = fd >= 0 ? fdopen (fd, "w") : NULL;
-    int ok = in && out;
-    char buf[8192];
-    size_t n;
-    while (ok && (n = fread (buf, 1, sizeof (buf), in)) > 0)
-        ok = fwrite (buf, 1, n, out) == n;
-    if (in && ferror (in))
-        ok = 0;
-    if (in)
-        fclose (in);
-    if (out) {
-        if (fclose (out) != 0)
-            ok = 0;
-    }
-    else if (fd >= 0)
-        close (fd);
-    if (!ok || rename (tmp, dst) < 0) {
-        debug ("nodeshare: cannot keep a copy of %s in %s: %m", S.path, dst);
-        unlink (tmp);
-    }
-}
-
-int ns_ctld_init (void)
-{
-    ns_error_t err;
-    char desc[512];
-    int missing;
-
-    if (!running_in_slurmctld ())
-        return 0;
-    if (!(S.memo = ns_jobmemo_create ()))
+    if (!(M.memo = ns_jobmemo_create ()))
         fatal ("nodeshare: out of memory");
-    if (ns_plugin_config_path (slurm_conf.slurm_conf, S.path,
-                               sizeof (S.path)) < 0)
-        fatal ("nodeshare: path of %s next to %s is too long",
-               NS_PLUGIN_CONFIG_NAME, slurm_conf.slurm_conf);
-    note_stat ();
-    /* Set by slurmctld (23.11+) in the process it executes for
-     * `scontrol reconfigure`. */
-    int reconf = getenv ("SLURMCTLD_RECONF") != NULL;
-    if (!(S.cfg = ns_plugin_config_load (S.path, &missing, &err))) {
-        char kept[PATH_MAX];
-        ns_error_t err2;
-        if (!reconf || !in_force_path (kept, sizeof (kept))
-            || !(S.cfg = ns_config_load_file (kept, &err2)))
-            fatal ("nodeshare: %s", err.text);
-        error ("nodeshare: %s; the previous configuration stays in force "
-               "(%s)", err.text,
-               ns_plugin_config_describe (S.cfg, S.path, 0, desc,
-                                          sizeof (desc)));
-    }
-    else {
-        info (reconf ? "nodeshare: reloaded: %s" : "nodeshare: %s",
-              ns_plugin_config_describe (S.cfg, S.path, missing, desc,
-                                         sizeof (desc)));
-        keep_in_force (missing);
-    }
-    if (ns_req_whole_sockets ())
-        info ("nodeshare: %s: cons_tres gives each job whole sockets on "
-              "each of its nodes, which the model does not count; every "
-              "job is placed by cons_tres as stock Slurm places it",
-              NS_WHOLE_SOCKETS_WHY);
-    S.active = 1;
-    S.dirty = 1;
-    stats_metrics_start ();
-    return 0;
+    M.dirty = 1;
 }
 
-void ns_ctld_fini (void)
+void model_destroy (void)
 {
-    stats_metrics_stop ();
-    pthread_mutex_lock (&S.lock);
-    learn_stop ();
-    S.active = 0;
-    ns_config_destroy (S.cfg);
-    S.cfg = NULL;
-    ns_cluster_destroy (S.cl);
-    S.cl = NULL;
-    ns_placement_destroy (S.pl);
-    S.pl = NULL;
-    ns_jobmemo_destroy (S.memo);
-    S.memo = NULL;
-    free (S.allowed);
-    free (S.gres_node);
-    free (S.shares);
-    free (S.mem);
-    free (S.run);
-    S.allowed = NULL;
-    S.gres_node = NULL;
-    S.shares = NULL;
-    S.run = NULL;
-    S.nnodes = S.nrun = S.caprun = 0;
-    pthread_mutex_unlock (&S.lock);
+    ns_cluster_destroy (M.cl);
+    M.cl = NULL;
+    ns_placement_destroy (M.pl);
+    M.pl = NULL;
+    ns_jobmemo_destroy (M.memo);
+    M.memo = NULL;
+    free (M.allowed);
+    free (M.gres_node);
+    free (M.shares);
+    free (M.mem);
+    free (M.run);
+    M.allowed = NULL;
+    M.gres_node = NULL;
+    M.shares = NULL;
+    M.mem = NULL;
+    M.run = NULL;
+    M.nnodes = M.nrun = M.caprun = 0;
 }
 
-void ns_ctld_reconfigure (void)
+void model_mark_dirty (void)
 {
-    ns_error_t err;
-    char desc[512];
-    struct stat st;
-    int missing;
-
-    pthread_mutex_lock (&S.lock);
-    if (!S.active)
-        goto out;
-    stats_report (1);
-    int exists = stat (S.path, &st) == 0;
-    int changed = exists != S.st_ok || (exists && !same_file (&st, &S.st));
-    if (!S.force_reload && !changed)
-        goto out;
-    S.force_reload = 0;
-    note_stat ();
-    ns_config_t *cfg = ns_plugin_config_load (S.path, &missing, &err);
-    if (!cfg) {
-        error ("nodeshare: %s; the previous configuration stays in force "
-               "(%s)", err.text,
-               ns_plugin_config_describe (S.cfg, S.path, 0, desc,
-                                          sizeof (desc)));
-        goto out;
-    }
-    /* What was learned stays; its program ids follow the new table. */
-    if (S.learn && (!ns_config_learn (cfg)->enabled
-                    || ns_learn_remap (S.learn, ns_config_progtab (S.cfg),
-                                       ns_config_progtab (cfg), &err) < 0))
-        learn_stop ();
-    ns_config_destroy (S.cfg);
-    S.cfg = cfg;
-    if (S.learn) {
-        ns_learn_set_max (S.learn, ns_config_learn (S.cfg)->max_observations);
-        learn_refit ();
-    }
-    /* Program ids and identity rules belong to the configuration. */
-    ns_jobmemo_forget_programs (S.memo);
-    S.dirty = 1;
-    keep_in_force (missing);
-    info ("nodeshare: reloaded: %s",
-          ns_plugin_config_describe (S.cfg, S.path, missing, desc,
-                                     sizeof (desc)));
-out:
-    pthread_mutex_unlock (&S.lock);
+    M.dirty = 1;
 }
 
-/*
- * Program identity
- */
-
-static const char *spank_tag (const job_record_t *job)
+void model_config_changed (void)
 {
-    static const char *names[] = { TAG_VAR "=", "SPANK_" TAG_VAR "=" };
-    for (uint32_t i = 0; job->spank_job_env && i < job->spank_job_env_size;
-         i++) {
-        const char *e = job->spank_job_env[i];
-        for (size_t k = 0; e && k < sizeof (names) / sizeof (names[0]); k++)
-            if (!strncmp (e, names[k], strlen (names[k])))
-                return e + strlen (names[k]);
-    }
-    return NULL;
+    ns_jobmemo_forget_programs (M.memo);
+    M.dirty = 1;
 }
 
-/* The batch script as a NUL-terminated string (malloc), or NULL. */
-static char *batch_script (const job_record_t *job)
+ns_jobmemo_t *model_memo (void)
 {
-    if (!job->batch_flag || !get_job_script)
-        return NULL;
-    buf_t *buf = get_job_script (job);
-    if (!buf)
-        return NULL;
-    size_t n = buf->size < SCRIPT_MAX ? buf->size : SCRIPT_MAX;
-    char *s = malloc (n + 1);
-    if (s) {
-        memcpy (s, buf->head, n);
-        s[n] = '\0';
-    }
-    free_buf (buf);
-    return s;
+    return M.memo;
 }
 
-static void resolve_program (const job_record_t *job, ns_jobinfo_t *ji)
+const ns_cluster_t *model_cluster (void)
 {
-    char *script = batch_script (job);
-    ns_idsource_t src = ns_identity_resolve (ns_config_identity (S.cfg),
-                                             spank_tag (job), script,
-                                             job->name, ji->program,
-                                             sizeof (ji->program));
-    free (script);
-    ji->idsource = src;
-    ji->resolved = 1;
-    debug ("nodeshare: JobId=%u runs %s (from the %s)", job->job_id,
-           ji->program[0] ? ji->program : "an unknown program",
-           src == NS_ID_TAG ? "--nodeshare-program tag"
-           : src == NS_ID_SCRIPT ? "batch script"
-           : src == NS_ID_NAME ? "job name" : "nothing");
-}
-
-/* The job's program id in the configuration's table. */
-int program_of (const job_record_t *job, ns_jobinfo_t *ji)
-{
-    if (!ji->resolved)
-        resolve_program (job, ji);
-    if (!ji->program[0])
-        return NS_PROGRAM_UNKNOWN;
-    int id = ns_progtab_intern (ns_config_progtab (S.cfg), ji->program,
-                                NULL);
-    return id < 0 ? NS_PROGRAM_UNKNOWN : id;
+    return M.cl;
 }
 
 /*
@@ -346,21 +166,21 @@ int node_cpus (const node_record_t *node)
 
 static int ensure_scratch (int nn)
 {
-    if (nn == S.nnodes && S.pl)
+    if (nn == M.nnodes && M.pl)
         return 0;
-    ns_placement_destroy (S.pl);
-    free (S.allowed);
-    free (S.gres_node);
-    free (S.shares);
-    free (S.mem);
-    S.pl = ns_placement_create (nn);
-    S.allowed = calloc (nn, 1);
-    S.gres_node = calloc (nn, 1);
-    S.shares = calloc (nn, sizeof (ns_share_t));
-    S.mem = calloc (nn, sizeof (int64_t));
-    S.nnodes = nn;
-    if (!S.pl || !S.allowed || !S.gres_node || !S.shares || !S.mem) {
-        S.nnodes = 0;
+    ns_placement_destroy (M.pl);
+    free (M.allowed);
+    free (M.gres_node);
+    free (M.shares);
+    free (M.mem);
+    M.pl = ns_placement_create (nn);
+    M.allowed = calloc (nn, 1);
+    M.gres_node = calloc (nn, 1);
+    M.shares = calloc (nn, sizeof (ns_share_t));
+    M.mem = calloc (nn, sizeof (int64_t));
+    M.nnodes = nn;
+    if (!M.pl || !M.allowed || !M.gres_node || !M.shares || !M.mem) {
+        M.nnodes = 0;
         return -1;
     }
     return 0;
@@ -368,9 +188,9 @@ static int ensure_scratch (int nn)
 
 static int push_running (job_record_t *job)
 {
-    if (ns_grow (&S.run, &S.caprun, S.nrun + 1, sizeof (*S.run), 64) < 0)
+    if (ns_grow (&M.run, &M.caprun, M.nrun + 1, sizeof (*M.run), 64) < 0)
         return -1;
-    S.run[S.nrun++] = (struct running) {
+    M.run[M.nrun++] = (struct running) {
         .id = job->job_id, .end = job->end_time,
     };
     return 0;
@@ -378,16 +198,16 @@ static int push_running (job_record_t *job)
 
 static void drop_running (uint32_t id)
 {
-    for (int i = 0; i < S.nrun; i++)
-        if (S.run[i].id == id) {
-            S.run[i] = S.run[--S.nrun];
+    for (int i = 0; i < M.nrun; i++)
+        if (M.run[i].id == id) {
+            M.run[i] = M.run[--M.nrun];
             return;
         }
 }
 
 /* Is memory a consumable resource (CR_*_Memory)? */
-/* The CPUs job holds on each node, into S.shares, and its memory, into
- * S.mem; returns the count. */
+/* The CPUs job holds on each node, into M.shares, and its memory, into
+ * M.mem; returns the count. */
 static int job_shares (const job_record_t *job)
 {
     const job_resources_t *jr = job->job_resrcs;
@@ -401,12 +221,12 @@ static int job_shares (const job_record_t *job)
         int cpus = jr->cpus[k];
         uint64_t mem = jr->memory_allocated ? jr->memory_allocated[k] : 0;
         k++;
-        if (i >= S.nnodes || cpus <= 0)
+        if (i >= M.nnodes || cpus <= 0)
             continue;
-        int cap = ns_node_cores (S.cl, i);
-        S.mem[n] = ns_req_mem_consumed () && mem < INT64_MAX ? (int64_t)mem : 0;
-        S.shares[n].node = i;
-        S.shares[n].cores = cpus < cap ? cpus : cap;
+        int cap = ns_node_cores (M.cl, i);
+        M.mem[n] = ns_req_mem_consumed () && mem < INT64_MAX ? (int64_t)mem : 0;
+        M.shares[n].node = i;
+        M.shares[n].cores = cpus < cap ? cpus : cap;
         n++;
     }
     return n;
@@ -418,7 +238,7 @@ static int job_shares (const job_record_t *job)
  * governs it and it spans several nodes, else packed. */
 static int running_flags (const job_record_t *job, int program, int nnodes)
 {
-    const ns_policy_t *pol = ns_config_policy (S.cfg);
+    const ns_policy_t *pol = ns_config_policy (ctld_cfg ());
     const job_details_t *d = job->details;
     if ((d && ns_req_holds_whole_nodes (d))
         || pol->kind == NS_POLICY_EXCLUSIVE || pol->kind == NS_POLICY_SPREAD)
@@ -436,7 +256,7 @@ static int running_flags (const job_record_t *job, int program, int nnodes)
                      ? (int)d->num_tasks : (int)(d->min_cpus / cpt);
     ns_request_init (&r, job->job_id, program, ntasks > 0 ? ntasks : 1);
     r.cpus_per_task = cpt;
-    if (!ns_place_governed (S.cl, pol, model_now (), &r))
+    if (!ns_place_governed (M.cl, pol, model_now (), &r))
         return NS_JOB_PACKED;
     return nnodes > 1 ? NS_JOB_STRIPED : 0;
 }
@@ -449,19 +269,19 @@ static int running_flags (const job_record_t *job, int program, int nnodes)
 static int add_running (job_record_t *job)
 {
     ns_error_t err;
-    ns_jobinfo_t *ji = ns_jobmemo_get (S.memo, job->job_id);
+    ns_jobinfo_t *ji = ns_jobmemo_get (M.memo, job->job_id);
     if (!ji)
         return -1;
-    ji->gen = S.gen;
+    ji->gen = M.gen;
     int n = job_shares (job);
     if (n == 0)
         return 0;
     int program = program_of (job, ji);
     int flags = ji->placed ? ji->flags : running_flags (job, program, n);
-    if (ns_cluster_add_job_mem (S.cl, job->job_id, program, S.shares, n,
-                                flags, S.mem, &err) < 0
-        && (!flags || ns_cluster_add_job_mem (S.cl, job->job_id, program,
-                                              S.shares, n, 0, S.mem,
+    if (ns_cluster_add_job_mem (M.cl, job->job_id, program, M.shares, n,
+                                flags, M.mem, &err) < 0
+        && (!flags || ns_cluster_add_job_mem (M.cl, job->job_id, program,
+                                              M.shares, n, 0, M.mem,
                                               &err) < 0)) {
         int full = errno == ENOSPC;
         /* Once per job, not again at every rebuild. */
@@ -491,16 +311,16 @@ static int rebuild (ns_error_t *err)
     int nn = node_record_count;
     if (nn < 1)
         return ns_error_set (err, EINVAL, "no nodes");
-    ns_cluster_destroy (S.cl);
-    S.cl = NULL;
-    S.nrun = 0;
-    S.ngres_nodes = 0;
+    ns_cluster_destroy (M.cl);
+    M.cl = NULL;
+    M.nrun = 0;
+    M.ngres_nodes = 0;
     if (ensure_scratch (nn) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    if (!(S.cl = ns_cluster_create (nn, 1, 1, err)))
+    if (!(M.cl = ns_cluster_create (nn, 1, 1, err)))
         return -1;
-    ns_cluster_set_tenant_hint (S.cl,
-                                ns_config_policy (S.cfg)->max_cotenants);
+    ns_cluster_set_tenant_hint (M.cl,
+                                ns_config_policy (ctld_cfg ())->max_cotenants);
     for (int i = 0; i < nn; i++) {
         const node_record_t *node = node_record_table_ptr[i];
         int cpus = node_cpus (node);
@@ -509,47 +329,47 @@ static int rebuild (ns_error_t *err)
             cpus = 1;   /* no such node: the candidate bitmaps exclude it */
         if (sockets > cpus)
             sockets = cpus;
-        if (ns_cluster_set_node (S.cl, i, cpus, sockets, err) < 0)
+        if (ns_cluster_set_node (M.cl, i, cpus, sockets, err) < 0)
             return -1;
         /* What cons_tres allocates besides CPUs, and the order it takes
          * nodes in (design.md 7.2). */
         if (node && ns_req_mem_consumed () && node->real_memory > node->mem_spec_limit
             && node->real_memory < INT64_MAX)
             (void)ns_cluster_set_node_mem (
-                S.cl, i, (int64_t)(node->real_memory - node->mem_spec_limit),
+                M.cl, i, (int64_t)(node->real_memory - node->mem_spec_limit),
                 NULL);
-        if (node && ns_cluster_set_node_weight (S.cl, i, node->weight, err)
+        if (node && ns_cluster_set_node_weight (M.cl, i, node->weight, err)
                         < 0)
             return -1;
         /* Explanations (log, squeue's reason) name nodes as Slurm does.
          * A name the model refuses (over 255 bytes, no memory) leaves the
          * index: cosmetic, never a reason to fall back to stock. */
         if (node && node->name)
-            (void)ns_cluster_set_node_name (S.cl, i, node->name, NULL);
-        S.gres_node[i] = node && node_has_gres (node);
-        S.ngres_nodes += S.gres_node[i];
+            (void)ns_cluster_set_node_name (M.cl, i, node->name, NULL);
+        M.gres_node[i] = node && node_has_gres (node);
+        M.ngres_nodes += M.gres_node[i];
     }
-    S.gen++;
+    M.gen++;
     if (job_list) {
         list_itr_t *it = list_iterator_create (job_list);
         job_record_t *job;
         while ((job = list_next (it))) {
-            ns_jobinfo_t *ji = ns_jobmemo_get (S.memo, job->job_id);
+            ns_jobinfo_t *ji = ns_jobmemo_get (M.memo, job->job_id);
             if (ji)
-                ji->gen = S.gen;
+                ji->gen = M.gen;
             if (IS_JOB_RUNNING (job))
                 add_running (job);
         }
         list_iterator_destroy (it);
         /* Jobs that left slurmctld: forget them. */
-        ns_jobmemo_sweep (S.memo, S.gen);
+        ns_jobmemo_sweep (M.memo, M.gen);
     }
-    S.dirty = 0;
-    S.built = time (NULL);
+    M.dirty = 0;
+    M.built = time (NULL);
     if (learn_start ())
         learn_running (0);
     debug ("nodeshare: model rebuilt: %d nodes, %d running jobs", nn,
-           ns_cluster_njobs (S.cl));
+           ns_cluster_njobs (M.cl));
     return 0;
 }
 
@@ -558,11 +378,11 @@ static int rebuild (ns_error_t *err)
  * seconds.  0, or -1 (err set; the next call tries again). */
 static int model_current (ns_error_t *err)
 {
-    if (!S.dirty && S.nnodes == node_record_count
-        && time (NULL) - S.built <= REBUILD_EVERY)
+    if (!M.dirty && M.nnodes == node_record_count
+        && time (NULL) - M.built <= REBUILD_EVERY)
         return 0;
     if (rebuild (err) < 0) {
-        S.dirty = 1;
+        M.dirty = 1;
         return -1;
     }
     return 0;
@@ -574,63 +394,53 @@ static int model_current (ns_error_t *err)
 static void sweep_memo (void)
 {
     if (!job_list
-        || ns_jobmemo_count (S.memo) <= 2 * list_count (job_list) + 1024)
+        || ns_jobmemo_count (M.memo) <= 2 * list_count (job_list) + 1024)
         return;
-    S.gen++;
+    M.gen++;
     list_itr_t *it = list_iterator_create (job_list);
     job_record_t *job;
     while ((job = list_next (it))) {
-        ns_jobinfo_t *ji = ns_jobmemo_find (S.memo, job->job_id);
+        ns_jobinfo_t *ji = ns_jobmemo_find (M.memo, job->job_id);
         if (ji)
-            ji->gen = S.gen;
+            ji->gen = M.gen;
     }
     list_iterator_destroy (it);
-    ns_jobmemo_sweep (S.memo, S.gen);
+    ns_jobmemo_sweep (M.memo, M.gen);
 }
 
 void ns_ctld_dirty (void)
 {
-    pthread_mutex_lock (&S.lock);
-    S.dirty = 1;
-    pthread_mutex_unlock (&S.lock);
-}
-
-void ns_ctld_job_init (void)
-{
-    pthread_mutex_lock (&S.lock);
-    S.dirty = 1;
-    if (S.jobs_inited)
-        S.force_reload = 1;   /* read_slurm_conf(): scontrol reconfigure */
-    S.jobs_inited = 1;
-    pthread_mutex_unlock (&S.lock);
+    pthread_mutex_lock (&ns_ctld_lock);
+    M.dirty = 1;
+    pthread_mutex_unlock (&ns_ctld_lock);
 }
 
 void ns_ctld_job_begin (job_record_t *job)
 {
-    pthread_mutex_lock (&S.lock);
+    pthread_mutex_lock (&ns_ctld_lock);
     /* A job the model cannot hold (-2) is left out: rebuilding for it
      * would only leave it out again, at every scheduling call. */
-    if (S.active && !S.dirty && S.cl && add_running (job) == -1)
-        S.dirty = 1;
-    if (S.active) {
-        if (!S.learn && learn_start ())
+    if (ctld_active () && !M.dirty && M.cl && add_running (job) == -1)
+        M.dirty = 1;
+    if (ctld_active ()) {
+        if (!learn_on () && learn_start ())
             learn_running (job->job_id);
         learn_begin (job, 1);
     }
-    pthread_mutex_unlock (&S.lock);
+    pthread_mutex_unlock (&ns_ctld_lock);
 }
 
 void ns_ctld_job_fini (job_record_t *job)
 {
-    pthread_mutex_lock (&S.lock);
-    if (S.active && !S.dirty && S.cl) {
-        if (ns_job_exists (S.cl, job->job_id) > 0)
-            ns_cluster_remove_job (S.cl, job->job_id, NULL);
+    pthread_mutex_lock (&ns_ctld_lock);
+    if (ctld_active () && !M.dirty && M.cl) {
+        if (ns_job_exists (M.cl, job->job_id) > 0)
+            ns_cluster_remove_job (M.cl, job->job_id, NULL);
         drop_running (job->job_id);
     }
-    if (S.active)
+    if (ctld_active ())
         learn_end (job);
-    pthread_mutex_unlock (&S.lock);
+    pthread_mutex_unlock (&ns_ctld_lock);
 }
 
 /*
@@ -643,8 +453,8 @@ void ns_ctld_job_fini (job_record_t *job)
  * with the job's: then the stripe takes nothing from a waiting job. */
 static int explores (const job_record_t *job, int program)
 {
-    const ns_learn_conf_t *lc = ns_config_learn (S.cfg);
-    if (!lc->enabled || !lc->explore || !S.learn
+    const ns_learn_conf_t *lc = ns_config_learn (ctld_cfg ());
+    if (!lc->enabled || !lc->explore || !learn_on ()
         || program == NS_PROGRAM_UNKNOWN
         || ns_interf_given_speedup (model_now (), program) || !job_list
         || !job->part_ptr || !job->part_ptr->node_bitmap)
@@ -681,11 +491,11 @@ static void build_request (job_record_t *job, ns_jobinfo_t *ji,
                            const struct call *c, ns_request_t *r)
 {
     ns_reqctx_t x = {
-        .cfg = S.cfg,
-        .nnodes = S.nnodes,
-        .allowed = S.allowed,
-        .gres_node = S.gres_node,
-        .ngres_nodes = S.ngres_nodes,
+        .cfg = ctld_cfg (),
+        .nnodes = M.nnodes,
+        .allowed = M.allowed,
+        .gres_node = M.gres_node,
+        .ngres_nodes = M.ngres_nodes,
         .now = time (NULL),
     };
     ns_req_build (&x, job, program_of (job, ji), c->bitmap, c->max_nodes, r);
@@ -800,8 +610,8 @@ static void log_error_once (const job_record_t *job, const char *what)
     snprintf (dec.line, sizeof (dec.line), "%s", line);
     decision ("error", "internal");
     uint64_t h = ns_fnv1a_str (line);
-    if (S.last_error != h) {
-        S.last_error = h;
+    if (last_error != h) {
+        last_error = h;
         error ("nodeshare: %s", line);
     }
     xfree (line);
@@ -1048,7 +858,7 @@ static const char *beyond_limits (const struct call *c,
 static int decide_now (const struct call *c, ns_jobinfo_t *ji,
                        const ns_request_t *r, int *waits)
 {
-    ns_placement_t *pl = S.pl;
+    ns_placement_t *pl = M.pl;
     int rc;
 
     if (pl->verdict == NS_PLACED) {
@@ -1080,7 +890,7 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
                                 : "cons_tres cannot allocate there now "
                                   "(memory, reserved or specialized cores, "
                                   "partition limits or generic resources)";
-        if (ns_place_fallback_in (ns_config_policy (S.cfg), r) < 0) {
+        if (ns_place_fallback_in (ns_config_policy (ctld_cfg ()), r) < 0) {
             char *line = xstrdup_printf ("%s; %s, the job waits (strict "
                                          "rules)", pl->explain, why);
             log_once (ji, line);
@@ -1120,10 +930,10 @@ static void refresh_ends (void)
 {
     if (!find_job_record)
         return;
-    for (int i = 0; i < S.nrun; i++) {
-        job_record_t *job = find_job_record (S.run[i].id);
+    for (int i = 0; i < M.nrun; i++) {
+        job_record_t *job = find_job_record (M.run[i].id);
         if (job)
-            S.run[i].end = job->end_time;
+            M.run[i].end = job->end_time;
     }
 }
 
@@ -1132,7 +942,7 @@ static void refresh_ends (void)
  * same "what if these jobs ended" the simulator's reservation uses); that
  * placement is where cons_tres is then asked for a start time, so that
  * backfill's reservation lies on the nodes nodeshare will pick at that
- * time.  1 when a placement was found (S.pl); *not_before is then the end
+ * time.  1 when a placement was found (M.pl); *not_before is then the end
  * of the last job that had to end for it, before which the policy does
  * not place the job. */
 static int decide_future (const ns_request_t *r, time_t from,
@@ -1140,25 +950,25 @@ static int decide_future (const ns_request_t *r, time_t from,
 {
     ns_error_t err;
     refresh_ends ();
-    qsort (S.run, S.nrun, sizeof (*S.run), by_end);
-    uint64_t *ids = calloc (S.nrun ? S.nrun : 1, sizeof (*ids));
-    double *ends = calloc (S.nrun ? S.nrun : 1, sizeof (*ends));
+    qsort (M.run, M.nrun, sizeof (*M.run), by_end);
+    uint64_t *ids = calloc (M.nrun ? M.nrun : 1, sizeof (*ids));
+    double *ends = calloc (M.nrun ? M.nrun : 1, sizeof (*ends));
     int found = 0;
     if (ids && ends) {
-        for (int k = 0; k < S.nrun; k++) {
-            ids[k] = S.run[k].id;
+        for (int k = 0; k < M.nrun; k++) {
+            ids[k] = M.run[k].id;
             /* Jobs that end before the window opens end together at
              * its start (the first try is once they all have). */
-            ends[k] = (double)(S.run[k].end < from ? from : S.run[k].end);
+            ends[k] = (double)(M.run[k].end < from ? from : M.run[k].end);
         }
         ns_request_t q = *r;
         q.flags |= NS_REQ_QUIET;
-        int k = ns_place_after (S.cl, ns_config_policy (S.cfg),
+        int k = ns_place_after (M.cl, ns_config_policy (ctld_cfg ()),
                                 model_now (),
-                                ns_config_progtab (S.cfg), &q, ids, ends,
-                                S.nrun, S.pl, &err);
+                                ns_config_progtab (ctld_cfg ()), &q, ids, ends,
+                                M.nrun, M.pl, &err);
         if (k < 0)
-            S.dirty = 1;    /* the model could not be restored: rebuild */
+            M.dirty = 1;    /* the model could not be restored: rebuild */
         found = k > 0;
         if (found)
             *not_before = (time_t)ends[k - 1];
@@ -1175,10 +985,10 @@ static int stock_on_busy (const struct call *c)
 {
     bitstr_t *saved = bit_copy (c->bitmap);
     int any = 0;
-    for (int i = 0; i < S.nnodes && i < bit_size (c->bitmap); i++) {
+    for (int i = 0; i < M.nnodes && i < bit_size (c->bitmap); i++) {
         if (!bit_test (c->bitmap, i))
             continue;
-        if (ns_node_is_empty (S.cl, i))
+        if (ns_node_is_empty (M.cl, i))
             bit_clear (c->bitmap, i);
         else
             any = 1;
@@ -1200,8 +1010,8 @@ static int stocks (const ns_placement_t *pl)
 static int any_ends_by (time_t t)
 {
     refresh_ends ();
-    for (int i = 0; i < S.nrun; i++)
-        if (S.run[i].end <= t)
+    for (int i = 0; i < M.nrun; i++)
+        if (M.run[i].end <= t)
             return 1;
     return 0;
 }
@@ -1216,19 +1026,19 @@ static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
     time_t not_before = 0, now = time (NULL);
     time_t from = ns_exc_window_start (&c->exc);
     int later = from > now && any_ends_by (from);
-    if (S.pl->verdict == NS_PLACED && !later) {
-        int rc = beyond_limits (c, S.pl) ? SLURM_ERROR
-                                         : allocate_on (c, ji, r, S.pl, 0);
+    if (M.pl->verdict == NS_PLACED && !later) {
+        int rc = beyond_limits (c, M.pl) ? SLURM_ERROR
+                                         : allocate_on (c, ji, r, M.pl, 0);
         /* The floor, as in decide_now(). */
         if (rc != SLURM_SUCCESS
-            && ns_place_fallback_in (ns_config_policy (S.cfg), r) >= 0)
+            && ns_place_fallback_in (ns_config_policy (ctld_cfg ()), r) >= 0)
             rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         return rc;
     }
     int found = decide_future (r, later ? from : 0, &not_before);
     if (found && not_before < from)
         not_before = from;
-    int64_t fb = ns_place_fallback_in (ns_config_policy (S.cfg), r);
+    int64_t fb = ns_place_fallback_in (ns_config_policy (ctld_cfg ()), r);
     if (fb >= 0 && (!found || now + fb < not_before)) {
         /* fallback_after runs out first: from then on cons_tres places
          * the job as stock Slurm would (decide: stocks). */
@@ -1238,12 +1048,12 @@ static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
         return rc;
     }
     if (found) {
-        int rc = stocks (S.pl) ? call_stock (c, c->min_nodes, c->max_nodes,
+        int rc = stocks (M.pl) ? call_stock (c, c->min_nodes, c->max_nodes,
                                              c->req_nodes)
-                               : allocate_on (c, ji, r, S.pl, 0);
+                               : allocate_on (c, ji, r, M.pl, 0);
         /* The floor: cons_tres refuses the future nodes (memory, reserved
          * cores, limits the model does not see): answer as stock does. */
-        if (rc != SLURM_SUCCESS && !stocks (S.pl) && fb >= 0)
+        if (rc != SLURM_SUCCESS && !stocks (M.pl) && fb >= 0)
             return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         /* cons_tres answers when the cores are free, and a job the policy
          * holds back (a twin next to its twin) may find them free now:
@@ -1271,19 +1081,19 @@ static int decide (const struct call *c, int run_now, int *waits)
         log_error_once (job, err.text);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
-    if (bit_size (c->bitmap) < S.nnodes
+    if (bit_size (c->bitmap) < M.nnodes
         || (job->details->req_node_bitmap
-            && bit_size (job->details->req_node_bitmap) < S.nnodes)) {
+            && bit_size (job->details->req_node_bitmap) < M.nnodes)) {
         log_error_once (job, "node bitmap smaller than the node table");
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
     sweep_memo ();
-    ns_jobinfo_t *ji = ns_jobmemo_get (S.memo, job->job_id);
+    ns_jobinfo_t *ji = ns_jobmemo_get (M.memo, job->job_id);
     if (!ji) {
         log_error_once (job, "out of memory");
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
-    ji->gen = S.gen;
+    ji->gen = M.gen;
     ns_req_undo_shape (job, ji);
 
     const char *why = ns_req_beyond_model (job);
@@ -1320,44 +1130,44 @@ static int decide (const struct call *c, int run_now, int *waits)
     build_request (job, ji, c, &r);
     if (run_now && explores (job, r.program))
         r.flags |= NS_REQ_EXPLORE;
-    if (ns_place (S.cl, ns_config_policy (S.cfg), model_now (),
-                  ns_config_progtab (S.cfg), &r, S.pl, &err) < 0) {
+    if (ns_place (M.cl, ns_config_policy (ctld_cfg ()), model_now (),
+                  ns_config_progtab (ctld_cfg ()), &r, M.pl, &err) < 0) {
         log_error_once (job, err.text);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
-    if ((r.flags & NS_REQ_EXPLORE) && S.pl->verdict != NS_PLACED) {
+    if ((r.flags & NS_REQ_EXPLORE) && M.pl->verdict != NS_PLACED) {
         /* No empty nodes for it alone: as if it had not explored. */
         r.flags &= ~NS_REQ_EXPLORE;
-        if (ns_place (S.cl, ns_config_policy (S.cfg), model_now (),
-                      ns_config_progtab (S.cfg), &r, S.pl, &err) < 0) {
+        if (ns_place (M.cl, ns_config_policy (ctld_cfg ()), model_now (),
+                      ns_config_progtab (ctld_cfg ()), &r, M.pl, &err) < 0) {
             log_error_once (job, err.text);
             return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         }
     }
-    if (stocks (S.pl)) {
+    if (stocks (M.pl)) {
         /* Packed as stock Slurm packs it: cons_tres decides, whether it
          * can start now or not; a small job on nodes in use first. */
         ji->placed = 1;
         ji->flags = NS_JOB_PACKED;
-        decision ("pack", S.pl->why ? ns_pack_why_name (S.pl->why)
-                                    : ns_rule_name (S.pl->rule));
+        decision ("pack", M.pl->why ? ns_pack_why_name (M.pl->why)
+                                    : ns_rule_name (M.pl->rule));
         int rc = SLURM_ERROR;
-        if (run_now && S.pl->why == NS_PACK_SMALL
-            && ns_policy_keeps_empty (ns_config_policy (S.cfg),
+        if (run_now && M.pl->why == NS_PACK_SMALL
+            && ns_policy_keeps_empty (ns_config_policy (ctld_cfg ()),
                                       model_now ()))
             rc = stock_on_busy (c);
         if (rc != SLURM_SUCCESS)
             rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         if (run_now && rc == SLURM_SUCCESS)
-            log_stock (ji, S.pl, c->bitmap);
+            log_stock (ji, M.pl, c->bitmap);
         return rc;
     }
-    if (S.pl->verdict == NS_NEVER) {
+    if (M.pl->verdict == NS_NEVER) {
         /* The policy's shape never fits these nodes: cons_tres decides
          * (and says "never" itself when the job cannot run as asked). */
         decision ("stock", "shape never fits");
         if (run_now)
-            log_once (ji, S.pl->explain);
+            log_once (ji, M.pl->explain);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
     return run_now ? decide_now (c, ji, &r, waits)
@@ -1374,7 +1184,7 @@ struct would {
     const char *what;       /* struct shadow_rec's would */
     const char *reason;     /* for the metrics: a fixed string */
     char line[640];         /* the decision line, "would" in it */
-    int placed;             /* S.pl holds the policy's nodes */
+    int placed;             /* M.pl holds the policy's nodes */
 };
 
 /* "job 7 (LAM, 24 cores) [twins]: " + "would " + VERB + the rest. */
@@ -1412,13 +1222,13 @@ static void shadow_decide (const struct call *c, ns_jobinfo_t *ji,
         return;
     }
     build_request (job, ji, c, &r);
-    if (ns_place (S.cl, ns_config_policy (S.cfg), model_now (),
-                  ns_config_progtab (S.cfg), &r, S.pl, &err) < 0) {
+    if (ns_place (M.cl, ns_config_policy (ctld_cfg ()), model_now (),
+                  ns_config_progtab (ctld_cfg ()), &r, M.pl, &err) < 0) {
         snprintf (w->line, sizeof (w->line), "JobId=%u: %s; would leave it "
                   "to cons_tres", job->job_id, err.text);
         return;
     }
-    const ns_placement_t *pl = S.pl;
+    const ns_placement_t *pl = M.pl;
     const char *tail = explain_tail (pl->explain);
     w->reason = pl->why ? ns_pack_why_name (pl->why)
                         : ns_rule_name (pl->rule);
@@ -1462,8 +1272,8 @@ static int shadow_differs (const struct would *w, bitstr_t *chosen)
     if (!w->placed)
         return 0;
     int n = 0;
-    for (int i = 0; i < S.pl->n; i++) {
-        int node = S.pl->shares[i].node;
+    for (int i = 0; i < M.pl->n; i++) {
+        int node = M.pl->shares[i].node;
         if (node >= bit_size (chosen) || !bit_test (chosen, node))
             return 1;
         n++;
@@ -1480,12 +1290,12 @@ static void shadow_note (const struct call *c, ns_jobinfo_t *ji,
     int len = 0;
     if (w->placed) {
         bitstr_t *b = bit_alloc (bit_size (c->bitmap));
-        for (int i = 0; i < S.pl->n; i++) {
-            if (S.pl->shares[i].node < bit_size (b))
-                bit_set (b, S.pl->shares[i].node);
+        for (int i = 0; i < M.pl->n; i++) {
+            if (M.pl->shares[i].node < bit_size (b))
+                bit_set (b, M.pl->shares[i].node);
             if (len < (int)sizeof (shape))
                 len += snprintf (shape + len, sizeof (shape) - len, "%s%d",
-                                 i ? "+" : "", S.pl->shares[i].cores);
+                                 i ? "+" : "", M.pl->shares[i].cores);
         }
         nodes = bitmap2node_name (b);
         FREE_NULL_BITMAP (b);
@@ -1493,7 +1303,7 @@ static void shadow_note (const struct call *c, ns_jobinfo_t *ji,
     int differs = shadow_differs (w, c->bitmap);
     info ("nodeshare: shadow: %s; cons_tres placed it as stock Slurm "
           "does -> %s", w->line, names);
-    ns_policy_name (ns_config_policy (S.cfg), ns_config_progtab (S.cfg),
+    ns_policy_name (ns_config_policy (ctld_cfg ()), ns_config_progtab (ctld_cfg ()),
                     pname, sizeof (pname));
     struct shadow_rec rec = {
         .time = (int64_t)time (NULL),
@@ -1504,7 +1314,7 @@ static void shadow_note (const struct call *c, ns_jobinfo_t *ji,
         .would = w->what,
         .nodes = nodes ? nodes : "",
         .shape = shape,
-        .rule = w->placed ? ns_rule_name (S.pl->rule) : "",
+        .rule = w->placed ? ns_rule_name (M.pl->rule) : "",
         .stock = names,
         .differs = differs,
         .why = w->line,
@@ -1524,7 +1334,7 @@ static int shadow_test (const struct call *c, int run_now)
 {
     ns_error_t err;
     /* A shape written in normal mode, before a reconfigure. */
-    ns_jobinfo_t *was = S.memo ? ns_jobmemo_find (S.memo, c->job->job_id)
+    ns_jobinfo_t *was = M.memo ? ns_jobmemo_find (M.memo, c->job->job_id)
                                : NULL;
     if (was)
         ns_req_undo_shape (c->job, was);
@@ -1544,18 +1354,18 @@ static int shadow_test (const struct call *c, int run_now)
         snprintf (w.line, sizeof (w.line), "JobId=%u: %s", job->job_id,
                   err.text);
     }
-    else if (bit_size (cand) < S.nnodes) {
+    else if (bit_size (cand) < M.nnodes) {
         snprintf (w.line, sizeof (w.line), "JobId=%u: node bitmap smaller "
                   "than the node table", job->job_id);
     }
     else {
         sweep_memo ();
-        ji = ns_jobmemo_get (S.memo, job->job_id);
+        ji = ns_jobmemo_get (M.memo, job->job_id);
     }
     if (ji) {
         struct call dry = *c;
         dry.bitmap = cand;
-        ji->gen = S.gen;
+        ji->gen = M.gen;
         shadow_decide (&dry, ji, &w);
         /* It runs where cons_tres put it: packed, for the model. */
         ji->placed = 1;
@@ -1584,7 +1394,7 @@ static int shadow_test (const struct call *c, int run_now)
 
 static void note_admin_comment (job_record_t *job, const char *line)
 {
-    if (!ns_config_admin_comment (S.cfg))
+    if (!ns_config_admin_comment (ctld_cfg ()))
         return;
     char *rest = NULL;
     const char *old = job->admin_comment;
@@ -1646,24 +1456,24 @@ int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
      * preemption and jobs without nodes. */
     /* ... nor in the stand-in job (id 0) slurmctld tests a core
      * reservation with (24.11's _resv_select). */
-    if (!S.active || !job_ptr || !job_ptr->job_id || !job_ptr->details
+    if (!ctld_active () || !job_ptr || !job_ptr->job_id || !job_ptr->details
         || !bitmap
         || !(run_now || will_run) || (min_nodes == 0 && max_nodes == 0)
         || (preemptee_candidates && list_count (preemptee_candidates))) {
         int rc = call_stock (&c, min_nodes, max_nodes, req_nodes);
-        if (S.active) {
-            pthread_mutex_lock (&S.lock);
+        if (ctld_active ()) {
+            pthread_mutex_lock (&ns_ctld_lock);
             stats_add (NS_CALL_TEST_ONLY, stats_now_ns () - t0, stock_ns);
-            pthread_mutex_unlock (&S.lock);
+            pthread_mutex_unlock (&ns_ctld_lock);
         }
         return rc;
     }
 
-    pthread_mutex_lock (&S.lock);
+    pthread_mutex_lock (&ns_ctld_lock);
     int rc;
     dec.kind = dec.reason = NULL;
     dec.line[0] = '\0';
-    if (ns_config_mode (S.cfg) == NS_MODE_SHADOW) {
+    if (ns_config_mode (ctld_cfg ()) == NS_MODE_SHADOW) {
         rc = shadow_test (&c, run_now);
         if (run_now)
             clear_reason (job_ptr);
@@ -1684,6 +1494,6 @@ int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,
         note_admin_comment (job_ptr, dec.line);
     stats_add (run_now ? NS_CALL_RUN_NOW : NS_CALL_WILL_RUN,
                stats_now_ns () - t0, stock_ns);
-    pthread_mutex_unlock (&S.lock);
+    pthread_mutex_unlock (&ns_ctld_lock);
     return rc;
 }

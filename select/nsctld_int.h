@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nsctld_int.h - what the parts of the select plugin's slurmctld side
- * share: its state (one mutex, S.lock) and the helpers one part calls in
- * another.  nsctld.c: configuration, the model of the cluster, decisions;
- * nslearn.c: online learning and its journal.  Not installed, not for
- * other code.
+ * share: one lock and the functions one part calls in another (each part's
+ * state is its own).  Not installed, not for other code.
  */
 #ifndef NODESHARE_NSCTLD_INT_H
 #define NODESHARE_NSCTLD_INT_H
@@ -29,84 +27,51 @@
 #pragma weak get_job_script
 #pragma weak find_job_record
 
-struct running {
-    uint32_t id;
-    time_t end;         /* expected end, refreshed before each use */
-};
-
 /* nsstats.c: job_test calls by kind. */
 enum { NS_CALL_RUN_NOW, NS_CALL_WILL_RUN, NS_CALL_TEST_ONLY, NS_CALL_KINDS };
-/* Decisions of jobs started, by mode, kind and reason (fixed strings). */
-#define NS_DECISION_KINDS 96
-struct ns_decision_count {
-    const char *mode, *kind, *reason;
-    uint64_t n;
-};
-struct ns_stats {
-    uint64_t calls[NS_CALL_KINDS];
-    struct ns_decision_count dec[NS_DECISION_KINDS];
-    int ndec;
-    uint64_t dec_other;         /* beyond NS_DECISION_KINDS pairs */
-    time_t metrics_written;
-    int metrics_dirty;          /* counts changed since it was written */
-    int metrics_warned;
-    pthread_t metrics_thread;
-    int metrics_running;
-    pthread_cond_t metrics_cond;
-    int64_t own_ns[NS_CALL_KINDS], own_max_ns[NS_CALL_KINDS];
-    int64_t stock_ns[NS_CALL_KINDS], stock_max_ns[NS_CALL_KINDS];
-    time_t reported;
-    int dirty;
-};
 
-struct ns_ctld_state {
-    pthread_mutex_t lock;
-    int active;                 /* in slurmctld, configuration loaded */
-    ns_config_t *cfg;
-    char path[PATH_MAX];
-    struct stat st;             /* of the last load attempt */
-    int st_ok;
-    int jobs_inited;            /* job_init seen: later ones = reconfigure */
-    int force_reload;
+/* One lock, ns_ctld_lock, for the slurmctld side: slurmctld calls the
+ * plugin from several threads (job_test from the scheduler and backfill,
+ * job begin and end from others; the metrics thread is nodeshare's own).
+ * Every function below runs with it held unless its comment says
+ * otherwise.  Each part keeps its own state, static in its file:
+ *   nsconf.c    the configuration (ctld_cfg, ctld_active)
+ *   nsctld.c    the model of the cluster and the decisions (model_*)
+ *   nslearn.c   online learning and its journal (learn_*)
+ *   nsstats.c   counters, the overhead report and the metrics file
+ *   nsshadow.c  shadow records
+ *   nsident.c   no state: a job's program, kept in its memo
+ *   nsrequest.c no state: the request (nsrequest.h) */
+extern pthread_mutex_t ns_ctld_lock;
 
-    ns_cluster_t *cl;
-    int dirty;
-    int nnodes;
-    ns_placement_t *pl;
-    unsigned char *allowed;
-    unsigned char *gres_node;   /* nnodes entries: the node has GRES */
-    int ngres_nodes;
-    ns_share_t *shares;         /* nnodes entries of scratch */
-    int64_t *mem;               /* nnodes entries: MB beside shares */
-    struct running *run;
-    int nrun, caprun;
+/* nsconf.c */
+/* The configuration in force; NULL outside slurmctld or before init. */
+ns_config_t *ctld_cfg (void);
+/* In slurmctld with a configuration loaded. */
+int ctld_active (void);
 
-    /* Online learning (design.md section 7): learn != NULL when on. */
-    ns_learn_t *learn;
-    ns_interf_t *merged;        /* configured + learned figures, or NULL */
-    char learn_path[PATH_MAX];  /* StateSaveLocation/nodeshare-learn.json */
-    time_t learn_saved;         /* last state write */
-    int learn_unsaved;          /* observations since */
-    int learn_unfitted;         /* observations since the last fit */
-    char journal_path[PATH_MAX + 16]; /* learn_path + ".journal" */
-    uint64_t learn_seq;         /* observations ever journalled */
+/* nsctld.c: the model */
+void model_create (void);           /* at init: the job memo (fatal on ENOMEM) */
+void model_destroy (void);
+void model_mark_dirty (void);       /* rebuilt at the next use */
+void model_config_changed (void);   /* program ids changed: forget them */
+ns_jobmemo_t *model_memo (void);
+const ns_cluster_t *model_cluster (void);   /* NULL until built */
 
-    time_t built;               /* when the model was last rebuilt */
-    ns_jobmemo_t *memo;
-    unsigned gen;
-    uint64_t last_error;        /* hash of the last internal error logged */
-    struct ns_stats stats;      /* nsstats.c */
-};
-
-extern struct ns_ctld_state ns_ctld_state;
-#define S ns_ctld_state
-
-/* nsctld.c */
+/* nsident.c: the job's program id in the configuration's table (resolved
+ * once, kept in ji). */
 int program_of (const job_record_t *job, ns_jobinfo_t *ji);
+/* nsctld.c: the node's CPUs as cons_tres counts them. */
 int node_cpus (const node_record_t *node);
 
-/* nslearn.c (all with S.lock held) */
-const ns_interf_t *model_now (void);
+/* nslearn.c */
+const ns_interf_t *model_now (void);    /* configured + learned figures */
+int learn_on (void);                    /* learning runs */
+/* A configuration is replacing the one in force: what was learned follows
+ * its program table, or learning stops (disabled, or no remap). */
+void learn_config_changing (ns_config_t *next);
+/* ... and is in force: limits and figures refitted. */
+void learn_config_changed (void);
 int learn_start (void);
 void learn_running (uint32_t except);
 void learn_save (int force);
@@ -115,21 +80,21 @@ void learn_stop (void);
 void learn_begin (job_record_t *job, int observable);
 void learn_end (job_record_t *job);
 
-/* nsstats.c (stats_add, stats_report with S.lock held) */
+/* nsstats.c */
 int64_t stats_now_ns (void);
 void stats_add (int kind, int64_t total_ns, int64_t stock_ns);
 void stats_report (int force);
 /* A job started: how nodeshare placed it (mode "normal" or "shadow";
  * kind and reason are string constants). */
 void stats_decision (const char *mode, const char *kind, const char *reason);
-/* nodeshare.json's "metrics_file", rewritten now (S.lock held). */
+/* nodeshare.json's "metrics_file", rewritten now. */
 void stats_metrics (void);
-/* The thread that rewrites it every METRICS_EVERY seconds (S.lock not
- * held). */
+/* The thread that rewrites it every METRICS_EVERY seconds (called
+ * without ns_ctld_lock held). */
 void stats_metrics_start (void);
 void stats_metrics_stop (void);
 
-/* nsshadow.c (with S.lock held): one shadow-mode record. */
+/* nsshadow.c: one shadow-mode record. */
 struct shadow_rec {
     int64_t time;
     uint32_t job;

@@ -19,7 +19,7 @@
  * shadow.max_bytes the file is rotated (select/shadowrot.h): .1.gz,
  * .2.gz, ... up to shadow.keep; the oldest dropped is named in
  * slurmctld's log and in a {"dropped": ...} line that starts the new
- * file.  Called with S.lock held.
+ * file.  Called with ns_ctld_lock held.
  */
 #include "config.h"
 
@@ -67,9 +67,9 @@ static void rotate (const char *path, int64_t now)
 {
     ns_shadowrot_t rot;
     ns_error_t err;
-    uint64_t max = S.cfg ? ns_config_shadow_max_bytes (S.cfg)
+    uint64_t max = ctld_cfg () ? ns_config_shadow_max_bytes (ctld_cfg ())
                          : 64ULL * 1024 * 1024;
-    int keep = S.cfg ? ns_config_shadow_keep (S.cfg) : 4;
+    int keep = ctld_cfg () ? ns_config_shadow_keep (ctld_cfg ()) : 4;
     if (ns_shadowrot_rotate (path, max, keep, &rot, &err) < 0) {
         error ("nodeshare: cannot rotate the shadow records: %s", err.text);
         return;

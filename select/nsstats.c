@@ -17,7 +17,7 @@
  * with calls; and as JSON in StateSaveLocation/nodeshare-overhead.json
  * (0600, rewritten at most every STATS_EVERY seconds) for tools such as
  * bench/bench_sched.sh.  Counts since slurmctld started.  Called with
- * S.lock held.
+ * ns_ctld_lock held.
  *
  * With "metrics_file" in nodeshare.json, the same counts, the decisions
  * of the jobs started (by mode, kind and reason) and the model's size are
@@ -48,6 +48,32 @@
 #define STATS_EVERY 10
 #define METRICS_EVERY 30
 #define METRICS_CHECK 2
+
+/* Decisions of jobs started, by mode, kind and reason (fixed strings). */
+#define NS_DECISION_KINDS 96
+struct ns_decision_count {
+    const char *mode, *kind, *reason;
+    uint64_t n;
+};
+struct ns_stats {
+    uint64_t calls[NS_CALL_KINDS];
+    struct ns_decision_count dec[NS_DECISION_KINDS];
+    int ndec;
+    uint64_t dec_other;         /* beyond NS_DECISION_KINDS pairs */
+    time_t metrics_written;
+    int metrics_dirty;          /* counts changed since it was written */
+    int metrics_warned;
+    pthread_t metrics_thread;
+    int metrics_running;
+    pthread_cond_t metrics_cond;
+    int64_t own_ns[NS_CALL_KINDS], own_max_ns[NS_CALL_KINDS];
+    int64_t stock_ns[NS_CALL_KINDS], stock_max_ns[NS_CALL_KINDS];
+    time_t reported;
+    int dirty;
+};
+
+/* This file's state. */
+static struct ns_stats stats;
 
 static const char *kind_names[NS_CALL_KINDS] = {
     "run-now", "will-run", "test-only"
@@ -121,7 +147,7 @@ static void stats_file (const struct ns_stats *st)
 
 void stats_decision (const char *mode, const char *kind, const char *reason)
 {
-    struct ns_stats *st = &S.stats;
+    struct ns_stats *st = &stats;
     if (!reason)
         reason = "";
     for (int i = 0; i < st->ndec; i++) {
@@ -162,7 +188,7 @@ static void family (FILE *f, const char *name, const char *type,
 
 static int write_metrics (FILE *f)
 {
-    const struct ns_stats *st = &S.stats;
+    const struct ns_stats *st = &stats;
     family (f, "nodeshare_decisions_total", "counter",
             "Jobs started since slurmctld started, by how nodeshare placed "
             "them (mode normal or shadow).");
@@ -197,20 +223,20 @@ static int write_metrics (FILE *f)
         fprintf (f, "nodeshare_cons_tres_seconds_total{call=\"%s\"} %.9f\n",
                  kind_names[k], (double)st->stock_ns[k] / 1e9);
     family (f, "nodeshare_model_nodes", "gauge", "Nodes in the model.");
-    fprintf (f, "nodeshare_model_nodes %d\n", S.cl ? ns_cluster_nnodes (S.cl)
+    fprintf (f, "nodeshare_model_nodes %d\n", model_cluster () ? ns_cluster_nnodes (model_cluster ())
                                                    : 0);
     family (f, "nodeshare_model_running_jobs", "gauge",
             "Running jobs in the model.");
     fprintf (f, "nodeshare_model_running_jobs %d\n",
-             S.cl ? ns_cluster_njobs (S.cl) : 0);
+             model_cluster () ? ns_cluster_njobs (model_cluster ()) : 0);
     family (f, "nodeshare_model_programs", "gauge",
             "Programs the configuration and identity know.");
     fprintf (f, "nodeshare_model_programs %d\n",
-             S.cfg ? ns_progtab_count (ns_config_progtab (S.cfg)) : 0);
+             ctld_cfg () ? ns_progtab_count (ns_config_progtab (ctld_cfg ())) : 0);
     family (f, "nodeshare_shadow_mode", "gauge",
             "1 in shadow mode (cons_tres places every job), else 0.");
     fprintf (f, "nodeshare_shadow_mode %d\n",
-             ns_config_mode (S.cfg) == NS_MODE_SHADOW);
+             ns_config_mode (ctld_cfg ()) == NS_MODE_SHADOW);
     family (f, "nodeshare_metrics_written_seconds", "gauge",
             "When this file was written (Unix time).");
     fprintf (f, "nodeshare_metrics_written_seconds %lld\n",
@@ -220,8 +246,8 @@ static int write_metrics (FILE *f)
 
 void stats_metrics (void)
 {
-    struct ns_stats *st = &S.stats;
-    const char *path = ns_config_metrics_file (S.cfg);
+    struct ns_stats *st = &stats;
+    const char *path = ns_config_metrics_file (ctld_cfg ());
     char tmp[PATH_MAX];
     if (!path)
         return;
@@ -254,58 +280,58 @@ void stats_metrics (void)
 static void *metrics_main (void *arg)
 {
     (void)arg;
-    pthread_mutex_lock (&S.lock);
-    while (S.stats.metrics_running) {
+    pthread_mutex_lock (&ns_ctld_lock);
+    while (stats.metrics_running) {
         struct timespec ts;
         clock_gettime (CLOCK_REALTIME, &ts);
         ts.tv_sec += METRICS_CHECK;
         int rc = 0;
-        while (S.stats.metrics_running && rc != ETIMEDOUT)
-            rc = pthread_cond_timedwait (&S.stats.metrics_cond, &S.lock,
+        while (stats.metrics_running && rc != ETIMEDOUT)
+            rc = pthread_cond_timedwait (&stats.metrics_cond, &ns_ctld_lock,
                                          &ts);
-        if (S.stats.metrics_running && S.active
-            && (S.stats.metrics_dirty
-                || time (NULL) - S.stats.metrics_written >= METRICS_EVERY))
+        if (stats.metrics_running && ctld_active ()
+            && (stats.metrics_dirty
+                || time (NULL) - stats.metrics_written >= METRICS_EVERY))
             stats_metrics ();
     }
-    pthread_mutex_unlock (&S.lock);
+    pthread_mutex_unlock (&ns_ctld_lock);
     return NULL;
 }
 
 void stats_metrics_start (void)
 {
-    pthread_mutex_lock (&S.lock);
-    if (!S.stats.metrics_running) {
-        pthread_cond_init (&S.stats.metrics_cond, NULL);
-        S.stats.metrics_running = 1;
-        if (pthread_create (&S.stats.metrics_thread, NULL, metrics_main,
+    pthread_mutex_lock (&ns_ctld_lock);
+    if (!stats.metrics_running) {
+        pthread_cond_init (&stats.metrics_cond, NULL);
+        stats.metrics_running = 1;
+        if (pthread_create (&stats.metrics_thread, NULL, metrics_main,
                             NULL) != 0) {
             error ("nodeshare: cannot start the metrics thread: %m");
-            S.stats.metrics_running = 0;
-            pthread_cond_destroy (&S.stats.metrics_cond);
+            stats.metrics_running = 0;
+            pthread_cond_destroy (&stats.metrics_cond);
         }
     }
     stats_metrics ();
-    pthread_mutex_unlock (&S.lock);
+    pthread_mutex_unlock (&ns_ctld_lock);
 }
 
 void stats_metrics_stop (void)
 {
-    pthread_mutex_lock (&S.lock);
-    int running = S.stats.metrics_running;
-    S.stats.metrics_running = 0;
+    pthread_mutex_lock (&ns_ctld_lock);
+    int running = stats.metrics_running;
+    stats.metrics_running = 0;
     if (running)
-        pthread_cond_signal (&S.stats.metrics_cond);
-    pthread_mutex_unlock (&S.lock);
+        pthread_cond_signal (&stats.metrics_cond);
+    pthread_mutex_unlock (&ns_ctld_lock);
     if (running) {
-        pthread_join (S.stats.metrics_thread, NULL);
-        pthread_cond_destroy (&S.stats.metrics_cond);
+        pthread_join (stats.metrics_thread, NULL);
+        pthread_cond_destroy (&stats.metrics_cond);
     }
 }
 
 void stats_report (int force)
 {
-    struct ns_stats *st = &S.stats;
+    struct ns_stats *st = &stats;
     time_t now = time (NULL);
     if (!force && (!st->dirty || now - st->reported < STATS_EVERY))
         return;
@@ -321,7 +347,7 @@ void stats_report (int force)
 
 void stats_add (int kind, int64_t total_ns, int64_t stock_ns)
 {
-    struct ns_stats *st = &S.stats;
+    struct ns_stats *st = &stats;
     int64_t own = total_ns > stock_ns ? total_ns - stock_ns : 0;
     if (kind < 0 || kind >= NS_CALL_KINDS)
         return;
