@@ -21,10 +21,11 @@
  *   decmemo.c  the memo of failed decisions
  *   qblocks.c  the FCFS queue in blocks, and a scan's next candidate
  *   qtree.c    the min-tree over those blocks
+ *   headresv.c the queue head's reservation: marks, counts, shadow time
  *   resv.c     reservations counted without taking jobs out (EASY)
  * This file holds the jobs, start and finish, rates, decisions, the
- * head's reservation and backfill: a pass (backfill ()) asks bf_scan ()
- * what each candidate may do and bf_start () starts it.
+ * glue of the reservation (reserve ()) and backfill: a pass (backfill ())
+ * asks bf_scan () what each candidate may do and bf_start () starts it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -35,6 +36,7 @@
 #include "byend.h"
 #include "decmemo.h"
 #include "engine.h"
+#include "headresv.h"
 #include "qblocks.h"
 #include "eventq.h"
 #include "nsutil.h"
@@ -133,19 +135,11 @@ struct ns_sim {
                            running job holds its nodes whole */
     int nopen;          /* running jobs that do not hold their nodes
                            whole */
-    int *rnodes;        /* the nodes ns_resv_pack reserves */
-    ns_resv_scratch_t *rx;  /* scratch of ns_resv_pack */
 
     ns_byend_t be;      /* running jobs by estimated end (byend.h): the
                            order ns_place_after () releases them in */
 
     int stamp;          /* dedupe marker for co-tenant updates */
-    int *hmark;         /* node -> mark_id: in the reservation */
-    int mark_id;        /* the marks of hmark and outside (new_marks ()) */
-    int resv_id;
-    unsigned char *avoid;   /* per node: empty now (the reservation takes
-                               these last) */
-    unsigned char *outside; /* per node: not in the head's reservation */
     int64_t held;           /* cores held for running jobs */
     uint64_t cluster_version;   /* bumped by every start and end */
     int *rlog;                  /* the nodes released by ends, in order:
@@ -158,36 +152,7 @@ struct ns_sim {
     /* where the last backfill pass stopped (see backfill ()) */
     int bf_head, bf_pos, bf_examined;
     uint64_t bf_version;
-    /* cached reservation */
-    int resv_head;
-    int resv_lazy;      /* 1 + the head whose reservation's nodes are
-                           still to be found (resv_nodes ()), or 0 */
-    uint64_t resv_version;
-    double shadow;
-    int resv_k;         /* reserve_pack (): the running jobs to end */
-    /* The nodes of the last reservation ns_resv_pack () found, in rnodes:
-     * those of fc_need tasks once the running jobs estimated to end by
-     * fc_when have ended.  They depend on the jobs estimated to end later
-     * alone (the free cores then are the cores less theirs): fc_ok until
-     * one of those starts or ends. */
-    /* Where the last count of a reservation ended (reserve_whole (): the
-     * nodes, [1]; reserve_pack (): the cores, [0]): jobs estimated to end
-     * by `when` release enough for `need`, and those before it not; below
-     * and upto are what the running jobs estimated to end before `when`
-     * and by `when` hold, kept up to date as jobs start and end. */
-    struct endcount {
-        int ok;
-        int64_t need;
-        double when;
-        int64_t below, upto;
-    } ec[2];
-    int fc_ok, fc_need, fc_cnt;
-    double fc_when;
-    int fc_marked;      /* hmark and outside hold those nodes */
-    /* outside_room () at marks oroom_mark and oroom_version */
-    int64_t oroom;
-    int oroom_mark;
-    uint64_t oroom_version;
+    ns_hresv_t hr;      /* the queue head's reservation (headresv.h) */
 
     ns_sim_pass_f pass_fn;
     void *pass_arg;
@@ -322,10 +287,7 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
     s->qb.total = ns_cluster_total_cores (s->c);
     s->pl = ns_placement_create (conf->nnodes);
     s->pl_resv = ns_placement_create (conf->nnodes);
-    s->hmark = calloc (conf->nnodes, sizeof (int));
-    s->avoid = calloc (conf->nnodes, 1);
-    s->outside = calloc (conf->nnodes, 1);
-    if (!s->pl || !s->pl_resv || !s->hmark || !s->avoid || !s->outside) {
+    if (!s->pl || !s->pl_resv || ns_hresv_init (&s->hr, conf->nnodes) < 0) {
         ns_error_set (err, ENOMEM, "out of memory");
         goto fail;
     }
@@ -352,8 +314,6 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
         ns_error_set (err, ENOMEM, "out of memory");
         goto fail;
     }
-    s->resv_head = -1;
-    s->oroom_mark = -1;
     s->bf_head = -1;
     s->stats.first_submit = -1;
     return s;
@@ -381,11 +341,7 @@ void ns_sim_destroy (ns_sim_t *s)
     ns_decmemo_free (&s->memo);
     ns_byend_free (&s->be);
     free (s->rlog);
-    free (s->hmark);
-    free (s->avoid);
-    free (s->outside);
-    free (s->rnodes);
-    ns_resv_scratch_destroy (s->rx);
+    ns_hresv_free (&s->hr);
     free (s->mask);
     free (s->usable);
     ns_placement_destroy (s->pl);
@@ -517,81 +473,6 @@ static ns_resv_running_t running (ns_sim_t *s, int nodes)
     return (ns_resv_running_t){ s->be.job, s->be.end,
                                 nodes ? s->be.nodes : s->be.cores,
                                 s->be.n, running_shares, s };
-}
-
-/* A running job with nodes and cores sh[0..n-1] starts or ends: the
- * nodes ns_resv_pack () found stay while it is one of those estimated to
- * end by then (fc_when), or while it leaves the choice among the nodes
- * free then as it was (ns_resv_pack_keep ()). */
-static void fc_note (ns_sim_t *s, const struct live *lv, const ns_share_t *sh,
-                     int n, int ends)
-{
-    if (!s->fc_ok)
-        return;
-    if (lv->flags & NS_JOB_CLOSES_NODES)
-        s->fc_ok = 0;
-    else if (!(lv->est_end <= s->fc_when))
-        s->fc_ok = ns_resv_pack_keep (s->rx, sh, n, ends);
-}
-
-/* A running job estimated to end at e, holding cores on nodes, starts
- * (sign 1) or ends (-1). */
-static void ec_note (ns_sim_t *s, double e, int64_t cores, int nodes,
-                     int sign)
-{
-    for (int b = 0; b < 2; b++) {
-        struct endcount *ec = &s->ec[b];
-        int64_t c = sign * (b ? nodes : cores);
-        if (e < ec->when)
-            ec->below += c;
-        if (e <= ec->when)
-            ec->upto += c;
-    }
-}
-
-/* The count of a reservation for `need` when `have` is free now, if the
- * last one still holds: the running jobs to end by its time (those with
- * an estimated end up to it, as the count takes the jobs ending
- * together); else -1. */
-static int ec_again (const ns_sim_t *s, int b, int64_t need, int64_t have)
-{
-    const struct endcount *ec = &s->ec[b];
-    if (!ec->ok || ec->need != need || have + ec->below >= need
-        || have + ec->upto < need)
-        return -1;
-    return ns_byend_upto (&s->be, ec->when);
-}
-
-/* A count found k: remember where it ended. */
-static void ec_keep (ns_sim_t *s, int b, int64_t need, int k)
-{
-    struct endcount *ec = &s->ec[b];
-    const int *cnt = b ? s->be.nodes : s->be.cores;
-    ec->ok = k > 0;
-    if (!ec->ok)
-        return;
-    ec->need = need;
-    ec->when = s->be.end[k - 1];
-    ec->below = ec->upto = 0;
-    for (int i = 0; i < k; i++) {
-        ec->upto += cnt[i];
-        if (s->be.end[i] < ec->when)
-            ec->below += cnt[i];
-    }
-}
-
-/* hmark and outside anew: no node marked. */
-static void new_marks (ns_sim_t *s)
-{
-    s->mark_id++;
-    s->fc_marked = 0;
-    memset (s->outside, 1, s->conf.nnodes);
-}
-
-static void mark (ns_sim_t *s, int node)
-{
-    s->hmark[node] = s->mark_id;
-    s->outside[node] = 0;
 }
 
 /* ---- rates ---- */
@@ -789,8 +670,8 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     lv->est_end = s->now + est_runtime (jb);
     s->stats.placements++;
     s->cluster_version++;
-    fc_note (s, lv, pl->shares, pl->n, 0);
-    ec_note (s, lv->est_end, lv->cores, pl->n, 1);
+    ns_hresv_job (&s->hr, (lv->flags & NS_JOB_CLOSES_NODES) != 0,
+                  lv->est_end, lv->cores, pl->shares, pl->n, 0);
     if (ns_byend_insert (&s->be, j, lv->est_end, jb->out.nodes,
                          (int)lv->cores) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
@@ -844,8 +725,9 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
     if (ns_cluster_remove_job (s->c, (uint64_t)j, err) < 0)
         return -1;
     ns_byend_remove (&s->be, j, lv->est_end);
-    fc_note (s, lv, s->shares + jb->shoff, jb->out.nodes, 1);
-    ec_note (s, lv->est_end, lv->cores, jb->out.nodes, -1);
+    ns_hresv_job (&s->hr, (lv->flags & NS_JOB_CLOSES_NODES) != 0,
+                  lv->est_end, lv->cores, s->shares + jb->shoff,
+                  jb->out.nodes, 1);
     if (!(lv->flags & NS_JOB_CLOSES_NODES))
         s->nopen--;
     s->held -= lv->held;
@@ -1195,28 +1077,8 @@ static int reserve_whole (ns_sim_t *s, int head)
     if (width < 1 || width > s->conf.nnodes
         || lv->shape_s > ns_cluster_max_cores (s->c))
         return -1;
-    /* The reserved nodes a candidate could take are the empty ones (the
-     * others are held whole): only those are marked. */
-    new_marks (s);
     ns_resv_running_t run = running (s, 1);
-    int64_t released;
-    int k = ec_again (s, 1, width, ns_cluster_nempty (s->c));
-    if (k >= 0)
-        released = s->ec[1].upto;
-    else {
-        k = ns_resv_whole (s->c, width, &run, &released);
-        ec_keep (s, 1, width, k);
-    }
-    if (k > 0) {
-        double end = s->be.end[k - 1];
-        s->shadow = end > s->now ? end : s->now;
-        int64_t left = width - released;
-        const uint64_t *empty = ns_cluster_empty_bits (s->c);
-        for (int w = 0; w < (s->conf.nnodes + 63) / 64 && left > 0; w++)
-            for (uint64_t word = empty[w]; word && left > 0;
-                 word &= word - 1, left--)
-                mark (s, (w << 6) + __builtin_ctzll (word));
-    }
+    ns_hresv_whole (&s->hr, s->c, &s->be, &run, width, s->now);
     return 0;
 }
 
@@ -1227,26 +1089,9 @@ static int reserve_whole (ns_sim_t *s, int head)
  * ns_place_after () decides). */
 static int reserve_pack (ns_sim_t *s, int head)
 {
-    int nn = s->conf.nnodes;
-    if (!s->rx && !(s->rx = ns_resv_scratch_create (nn)))
-        return -1;
-    if (!s->rnodes && !(s->rnodes = calloc ((size_t)nn, sizeof (int))))
-        return -1;
     ns_resv_running_t run = running (s, 0);
-    int need = s->jobs[head].in->ntasks;
-    int k = ec_again (s, 0, need, free_cores (s));
-    if (k < 0) {
-        k = ns_resv_pack (s->c, need, &run);
-        ec_keep (s, 0, need, k);
-    }
-    s->resv_k = k;
-    if (k > 0) {
-        double end = s->be.end[k - 1];
-        s->shadow = end > s->now ? end : s->now;
-    }
-    /* The nodes when a candidate needs them (resv_nodes ()) */
-    s->resv_lazy = head + 1;
-    return 0;
+    return ns_hresv_pack (&s->hr, s->c, &s->be, &run, head,
+                          s->jobs[head].in->ntasks, free_cores (s), s->now);
 }
 
 /* The nodes of a reservation that reserve_pack () left to be found: on
@@ -1254,40 +1099,12 @@ static int reserve_pack (ns_sim_t *s, int head)
  * after asking for its nodes). */
 static int resv_nodes (ns_sim_t *s)
 {
-    if (!s->resv_lazy)
+    if (!s->hr.resv_lazy)
         return 0;
-    int head = s->resv_lazy - 1;
-    s->resv_lazy = 0;
-    if (s->shadow == INFINITY) {
-        new_marks (s);
-        return 0;
-    }
-    int need = s->jobs[head].in->ntasks;
-    /* the state reserve_pack () counted: the order is as it was */
-    if (s->fc_ok && s->fc_need == need
-        && s->fc_when == s->be.end[s->resv_k - 1]) {
-        if (!s->fc_marked) {
-            new_marks (s);
-            for (int i = 0; i < s->fc_cnt; i++)
-                mark (s, s->rnodes[i]);
-            s->fc_marked = 1;
-        }
-        return 0;
-    }
+    int head = s->hr.resv_lazy - 1;
     ns_resv_running_t run = running (s, 0);
-    int k = s->resv_k;
-    int cnt = ns_resv_pack_nodes (s->c, need, k, &run, s->rx, s->rnodes);
-    if (cnt <= 0)
-        return -1;      /* cannot happen: the same state found k */
-    new_marks (s);
-    for (int i = 0; i < cnt; i++)
-        mark (s, s->rnodes[i]);
-    s->fc_ok = 1;
-    s->fc_need = need;
-    s->fc_when = s->be.end[k - 1];
-    s->fc_cnt = cnt;
-    s->fc_marked = 1;
-    return 0;
+    return ns_hresv_nodes (&s->hr, s->c, &s->be, &run,
+                           s->jobs[head].in->ntasks);
 }
 
 /* Reservation of the queue head (see the file comment): the earliest
@@ -1299,28 +1116,24 @@ static int resv_nodes (ns_sim_t *s)
  * then exactly min(free, extra) of textbook EASY (design.md section 5). */
 static int reserve (ns_sim_t *s, int head, ns_error_t *err)
 {
-    if (s->resv_head == head && s->resv_version == s->cluster_version)
+    ns_hresv_t *r = &s->hr;
+    if (!ns_hresv_begin (r, head, s->cluster_version))
         return 0;
-    s->resv_head = head;
-    s->resv_version = s->cluster_version;
-    s->resv_id++;
-    s->shadow = INFINITY;
-    s->resv_lazy = 0;
     int nn = s->conf.nnodes;
     if (s->whole && s->nopen == 0 && reserve_whole (s, head) == 0)
         return 0;
     if (s->monotone && !s->closes && s->nopen == ns_byend_running (&s->be)
         && reserve_pack (s, head) == 0)
         return 0;
-    memset (s->avoid, 0, nn);
+    memset (r->avoid, 0, nn);
     const uint64_t *empty = ns_cluster_empty_bits (s->c);
     for (int w = 0; w < (nn + 63) / 64; w++)
         for (uint64_t word = empty[w]; word; word &= word - 1)
-            s->avoid[(w << 6) + __builtin_ctzll (word)] = 1;
-    new_marks (s);
+            r->avoid[(w << 6) + __builtin_ctzll (word)] = 1;
+    ns_hresv_new_marks (r);
     ns_request_t req;
     fill_request (s, head, &req);
-    req.avoid = s->avoid;
+    req.avoid = r->avoid;
     ns_byend_squeeze (&s->be);
     int k = ns_place_after (s->c, &s->conf.policy, s->conf.model,
                             s->conf.progs, &req, s->be.job, s->be.end,
@@ -1329,40 +1142,17 @@ static int reserve (ns_sim_t *s, int head, ns_error_t *err)
         return -1;
     if (k > 0) {
         double end = s->be.end[k - 1];
-        s->shadow = end > s->now ? end : s->now;
+        r->shadow = end > s->now ? end : s->now;
         for (int i = 0; i < s->pl->n; i++)
-            mark (s, s->pl->shares[i].node);
+            ns_hresv_mark (r, s->pl->shares[i].node);
     }
     return 0;
 }
 
 /* The free cores of the usable nodes outside the reservation's marks. */
-static int64_t outside_room (ns_sim_t *s)
+static inline int64_t outside_room (ns_sim_t *s)
 {
-    if (s->oroom_mark == s->mark_id
-        && s->oroom_version == s->cluster_version)
-        return s->oroom;
-    const int *fc = ns_cluster_free_cores_ref (s->c);
-    const uint64_t *avail = ns_cluster_avail_bits (s->c);
-    int64_t room = 0;
-    for (int w = 0; w < (s->conf.nnodes + 63) / 64; w++)
-        for (uint64_t word = avail[w]; word; word &= word - 1) {
-            int nd = (w << 6) + __builtin_ctzll (word);
-            if (s->outside[nd])
-                room += fc[nd];
-        }
-    s->oroom = room;
-    s->oroom_mark = s->mark_id;
-    s->oroom_version = s->cluster_version;
-    return room;
-}
-
-static int touches_reservation (const ns_sim_t *s, const ns_placement_t *pl)
-{
-    for (int i = 0; i < pl->n; i++)
-        if (s->hmark[pl->shares[i].node] == s->mark_id)
-            return 1;
-    return 0;
+    return ns_hresv_outside_room (&s->hr, s->c, s->cluster_version);
 }
 
 /* reserve () with its own placement, keeping s->pl (a candidate's). */
@@ -1383,21 +1173,8 @@ static int ensure_reserved (ns_sim_t *s, int head, ns_error_t *err)
  * not move. */
 static double shadow_bound (const ns_sim_t *s, int head)
 {
-    int64_t free = free_cores (s), need = s->jobs[head].in->ntasks;
-    if (free >= need)
-        return s->now;
-    /* The last count of reserve_pack () for as many cores still holds
-     * (ec_again ()): the cores suffice at its time, not before. */
-    const struct endcount *ec = &s->ec[0];
-    if (ec->ok && ec->need == need && free + ec->below < need
-        && free + ec->upto >= need)
-        return ec->when > s->now ? ec->when : s->now;
-    for (int k = 0; k < s->be.n; k++) {
-        free += s->be.cores[k];
-        if (free >= need)
-            return s->be.end[k] > s->now ? s->be.end[k] : s->now;
-    }
-    return INFINITY;
+    return ns_hresv_shadow_bound (&s->hr, &s->be, free_cores (s),
+                                  s->jobs[head].in->ntasks, s->now);
 }
 
 /* A request of nt tasks failed in this state (see monotone). */
@@ -1418,7 +1195,7 @@ static void refuse_reserved (ns_sim_t *s, ns_decmemo_rec_t *f, int nt)
     int t = nt;
     if (!s->closes && outside_room (s) < t)
         t = (int)outside_room (s) + 1;
-    ns_decmemo_touched (&s->memo, t, s->resv_id);
+    ns_decmemo_touched (&s->memo, t, s->hr.resv_id);
 }
 
 /* The scan's bounds at this point: a job can start only with at most
@@ -1435,11 +1212,11 @@ static void scan_bounds (const ns_sim_t *s, int head, int64_t room,
         q->fits = m->fmin - 1;
     q->outside = q->fits;
     q->lim = INFINITY;
-    if (s->monotone && m->tmin_resv == s->resv_id && s->resv_head == head
-        && s->resv_version == s->cluster_version) {
+    if (s->monotone && m->tmin_resv == s->hr.resv_id && s->hr.resv_head == head
+        && s->hr.resv_version == s->cluster_version) {
         if (m->tmin - 1 < q->outside)
             q->outside = m->tmin - 1;
-        q->lim = s->shadow - s->now + EPS;
+        q->lim = s->hr.shadow - s->now + EPS;
     }
 }
 
@@ -1496,7 +1273,7 @@ static int bf_scan (ns_sim_t *s, struct bfpass *bp, int j, int pos,
     if (f && f->touch_version == s->cluster_version) {
         if (ensure_reserved (s, bp->head, err) < 0)
             return BF_ERROR;
-        if (end_t > s->shadow + EPS)
+        if (end_t > s->hr.shadow + EPS)
             return BF_REFUSED;
     }
     /* A job placed before (never dropped, then) that would end after the
@@ -1509,7 +1286,7 @@ static int bf_scan (ns_sim_t *s, struct bfpass *bp, int j, int pos,
         if (end_t > bp->bound + EPS) {
             if (ensure_reserved (s, bp->head, err) < 0)
                 return BF_ERROR;
-            if (end_t > s->shadow + EPS) {
+            if (end_t > s->hr.shadow + EPS) {
                 if (resv_nodes (s) < 0) {
                     ns_error_set (err, EINVAL, "reservation lost");
                     return BF_ERROR;
@@ -1538,16 +1315,16 @@ static int bf_scan (ns_sim_t *s, struct bfpass *bp, int j, int pos,
         if (ensure_reserved (s, bp->head, err) < 0)
             return BF_ERROR;
     }
-    if (end_t <= bp->bound + EPS || end_t <= s->shadow + EPS)
+    if (end_t <= bp->bound + EPS || end_t <= s->hr.shadow + EPS)
         return BF_BEFORE;
     if (resv_nodes (s) < 0) {
         ns_error_set (err, EINVAL, "reservation lost");
         return BF_ERROR;
     }
-    if (touches_reservation (s, s->pl)) {
+    if (ns_hresv_touches (&s->hr, s->pl)) {
         /* Steer it to the free nodes outside the reservation: it cannot
          * take more tasks there than they have free cores. */
-        d = nt > outside_room (s) ? D_WAIT : decide (s, j, s->outside, err);
+        d = nt > outside_room (s) ? D_WAIT : decide (s, j, s->hr.outside, err);
         if (d == D_ERROR)
             return BF_ERROR;
         if (d != D_PLACED) {
@@ -1574,11 +1351,7 @@ static int bf_start (ns_sim_t *s, struct bfpass *bp, int j, int pos, int how,
      * reservation stays valid.  Keep the cache, and the free cores
      * outside it less those the job holds (a node held whole, all of its
      * cores). */
-    s->resv_version = s->cluster_version;
-    if (s->oroom_mark == s->mark_id && s->oroom_version == before) {
-        s->oroom -= LV (s, j)->held;
-        s->oroom_version = s->cluster_version;
-    }
+    ns_hresv_beside (&s->hr, before, s->cluster_version, LV (s, j)->held);
     return 0;
 }
 
@@ -1830,15 +1603,16 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
             s->stats.invariant_checks++;
             if (ns_cluster_check (s->c, err) < 0)
                 return -1;
-            if (s->oroom_mark == s->mark_id
-                && s->oroom_version == s->cluster_version) {
-                int64_t kept = s->oroom;
-                s->oroom_mark = -1;
+            ns_hresv_t *r = &s->hr;
+            if (r->oroom_mark == r->mark_id
+                && r->oroom_version == s->cluster_version) {
+                int64_t kept = r->oroom;
+                r->oroom_mark = -1;
                 if (outside_room (s) != kept)
                     return ns_error_set (err, EPROTO, "free cores outside "
                                          "the reservation: %lld kept, %lld "
                                          "counted", (long long)kept,
-                                         (long long)s->oroom);
+                                         (long long)r->oroom);
             }
         }
     }
