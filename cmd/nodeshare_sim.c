@@ -27,6 +27,7 @@
 #include "closed.h"
 #include "cmdline.h"
 #include "engine.h"
+#include "fileio.h"
 #include "gres.h"
 #include "nsutil.h"
 #include "nsconfig.h"
@@ -1395,36 +1396,21 @@ static json_object *input_json (const struct run *r)
     return in;
 }
 
-/* A report file, '-' for stdout.  A symbolic link at the name (planted in
- * a shared directory such as /tmp) is refused, not followed. */
+/* A report file, '-' for stdout (sim/fileio.h); failures said here. */
 static FILE *open_out (const char *path)
 {
-    if (strcmp (path, "-") == 0)
-        return stdout;
-    int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
-                         | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        if (errno == ELOOP)
-            die ("%s: is a symbolic link: refusing to write through it",
-                 path);
-        else
-            die ("%s: %s", path, strerror (errno));
-        return NULL;
-    }
-    FILE *f = fdopen (fd, "w");
-    if (!f) {
-        die ("%s: %s", path, strerror (errno));
-        close (fd);
-    }
+    ns_error_t err;
+    FILE *f = ns_open_out (path, &err);
+    if (!f)
+        die ("%s", err.text);
     return f;
 }
 
 static int close_out (FILE *f, const char *path)
 {
-    if (f == stdout)
-        return fflush (f) == 0 ? 0 : die ("stdout: %s", strerror (errno));
-    if (ferror (f) | fclose (f))
-        return die ("%s: write failed: %s", path, strerror (errno));
+    ns_error_t err;
+    if (ns_close_out (f, path, &err) < 0)
+        return die ("%s", err.text);
     return 0;
 }
 

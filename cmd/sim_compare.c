@@ -21,7 +21,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +33,7 @@
 #include "compare.h"
 #include "report.h"
 #include "cmdline.h"
+#include "fileio.h"
 #include "sim_compare.h"
 #include "trace.h"
 #include "workload.h"
@@ -232,24 +232,13 @@ static int write_json (const struct ns_compare_args *a, json_object *root)
 {
     const char *text = json_object_to_json_string_ext (
         root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-    if (strcmp (a->json, "-") == 0) {
-        printf ("%s\n", text);
-        return fflush (stdout) == 0 ? 0 : die ("stdout: %s", strerror (errno));
-    }
-    int fd = open (a->json, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
-                            | O_CLOEXEC, 0666);
-    if (fd < 0)
-        return die ("%s: %s", a->json, errno == ELOOP
-                    ? "is a symbolic link: refusing to write through it"
-                    : strerror (errno));
-    FILE *f = fdopen (fd, "w");
-    if (!f) {
-        close (fd);
-        return die ("%s: %s", a->json, strerror (errno));
-    }
+    ns_error_t err;
+    FILE *f = ns_open_out (a->json, &err);
+    if (!f)
+        return die ("%s", err.text);
     fprintf (f, "%s\n", text);
-    if (ferror (f) | fclose (f))
-        return die ("%s: write failed: %s", a->json, strerror (errno));
+    if (ns_close_out (f, a->json, &err) < 0)
+        return die ("%s", err.text);
     return 0;
 }
 

@@ -33,10 +33,12 @@
 #include <json-c/json.h>
 
 #include "cmdline.h"
+#include "fileio.h"
 #include "nsconfig.h"
 #include "nsutil.h"
 #include "report.h"
 #include "sim_sweep.h"
+#include "svg.h"
 #include "sweep.h"
 #include "nsranges.h"
 
@@ -55,87 +57,12 @@ struct sweep {
 
 /* ---- files ---- */
 
-static char *slurp (const char *path, size_t max, size_t *lenp)
-{
-    int fd = open (path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = malloc (cap);
-    for (;;) {
-        if (!buf)
-            break;
-        if (len + 1 >= cap) {
-            if (cap > max) {
-                free (buf);
-                buf = NULL;
-                errno = EFBIG;
-                break;
-            }
-            char *more = realloc (buf, cap * 2);
-            if (!more) {
-                free (buf);
-                buf = NULL;
-                break;
-            }
-            buf = more;
-            cap *= 2;
-        }
-        ssize_t n = read (fd, buf + len, cap - len - 1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n < 0) {
-                free (buf);
-                buf = NULL;
-            }
-            break;
-        }
-        len += (size_t)n;
-    }
-    int saved = errno;
-    close (fd);
-    errno = saved;
-    if (buf) {
-        buf[len] = '\0';
-        if (lenp)
-            *lenp = len;
-    }
-    return buf;
-}
-
-/* path gets data (len bytes) in one step: a temporary file beside it,
- * synced, renamed over it.  A reader never sees half of it. */
+/* path gets data in one step (sim/fileio.h); a failure is said here. */
 static int write_atomic (const char *path, const char *data, size_t len)
 {
-    char tmp[PATH_MAX + 16];
-    snprintf (tmp, sizeof (tmp), "%s.tmp", path);
-    int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-                   0666);
-    if (fd < 0)
-        return die ("%s: %s", tmp, strerror (errno));
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write (fd, data + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            int e = errno;
-            close (fd);
-            unlink (tmp);
-            return die ("%s: write failed: %s", tmp, strerror (e));
-        }
-        done += (size_t)n;
-    }
-    if (fsync (fd) < 0 || close (fd) < 0) {
-        unlink (tmp);
-        return die ("%s: write failed: %s", tmp, strerror (errno));
-    }
-    if (rename (tmp, path) < 0) {
-        int e = errno;
-        unlink (tmp);
-        return die ("%s: %s", path, strerror (e));
-    }
+    ns_error_t err;
+    if (ns_write_atomic (path, data, len, &err) < 0)
+        return die ("%s", err.text);
     return 0;
 }
 
@@ -276,7 +203,7 @@ static int prepare (struct sweep *s, int check, int only_cell)
         return die ("out of memory"), 2;
     if (s->sw->config) {
         size_t len;
-        s->base = slurp (s->sw->config, NS_CONFIG_MAX_BYTES, &len);
+        s->base = ns_read_file (s->sw->config, NS_CONFIG_MAX_BYTES, &len, NULL);
         if (!s->base)
             return die ("%s: config: cannot read %s: %s", s->sw->src,
                         s->sw->config, strerror (errno)), 2;
@@ -362,7 +289,7 @@ static int cell_done (const struct sweep *s, const ns_sweep_cell_t *c)
  * that is not a note, else its last line. */
 static void failure_text (const char *log, int status, char *buf, size_t len)
 {
-    char *text = slurp (log, 1 << 24, NULL);
+    char *text = ns_read_file (log, 1 << 24, NULL, NULL);
     char last[1024] = "", ours[1024] = "";
     if (text) {
         char *save = NULL;
@@ -668,7 +595,7 @@ static int gather (const struct sweep *s, struct merged *mg)
         }
         char path[PATH_MAX];
         cell_path (s, c, "error.txt", path, sizeof (path));
-        char *e = slurp (path, 1 << 20, NULL);
+        char *e = ns_read_file (path, 1 << 20, NULL, NULL);
         if (e) {
             e[strcspn (e, "\n")] = '\0';
             mg->error[i] = e;
@@ -810,12 +737,6 @@ static json_object *merged_json (const struct sweep *s,
     return root;
 }
 
-/* Bar colours, one per policy. */
-static const char *const colors[] = {
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-    "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
-};
-
 /* One metric of every policy in every cell as grouped bars. */
 static void svg_panel (FILE *f, const struct merged *mg, const char *key,
                        const char *title, double scale, double y0, int width,
@@ -838,7 +759,7 @@ static void svg_panel (FILE *f, const struct merged *mg, const char *key,
         top = 1;
     fprintf (f, "<text x=\"%g\" y=\"%g\" font-weight=\"bold\">", left,
              y0 + 16);
-    ns_xml_text (f, title);
+    ns_svg_escape (f, title);
     fprintf (f, "</text>\n");
     double base = y0 + 30 + h;
     fprintf (f, "<line x1=\"%g\" y1=\"%g\" x2=\"%d\" y2=\"%g\" "
@@ -873,8 +794,8 @@ static void svg_panel (FILE *f, const struct merged *mg, const char *key,
             double bh = v / top * h;
             fprintf (f, "<rect x=\"%g\" y=\"%g\" width=\"%d\" height=\"%g\" "
                      "fill=\"%s\"><title>", gx + p * bar, base - bh, bar - 1,
-                     bh, colors[p % 10]);
-            ns_xml_text (f, mg->cells[i].name);
+                     bh, ns_svg_color (p));
+            ns_svg_escape (f, mg->cells[i].name);
             fprintf (f, " %s: %.4g</title></rect>\n", name ? name : "?", v);
         }
     }
@@ -895,20 +816,21 @@ static char *svg_text (const struct merged *mg)
     int panels = 3, ph = 210;
     int listy = 40 + panels * ph + 20;
     int height = listy + 16 * (mg->n + 1) + 10;
-    fprintf (f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-             "height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-             "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-             width, height);
+    struct ns_svg_doc doc = {
+        .width = width, .height = height, .standalone = 1,
+        .attrs = "font-family=\"sans-serif\" font-size=\"12\"",
+        .background = "#fff",
+    };
+    ns_svg_begin (f, &doc);
     fprintf (f, "<text x=\"10\" y=\"18\" font-size=\"14\" "
              "font-weight=\"bold\">Sweep: %d cells, %d done, %d failed, %d "
              "not run</text>\n", mg->n, mg->done, mg->failed, mg->missing);
     double lx = 10;
     for (int p = 0; p < mg->npolicies; p++) {
         fprintf (f, "<rect x=\"%g\" y=\"26\" width=\"10\" height=\"10\" "
-                 "fill=\"%s\"/><text x=\"%g\" y=\"35\">", lx, colors[p % 10],
+                 "fill=\"%s\"/><text x=\"%g\" y=\"35\">", lx, ns_svg_color (p),
                  lx + 14);
-        ns_xml_text (f, mg->policies[p]);
+        ns_svg_escape (f, mg->policies[p]);
         fprintf (f, "</text>\n");
         lx += 24 + 7 * (double)strlen (mg->policies[p]);
     }
@@ -923,10 +845,10 @@ static char *svg_text (const struct merged *mg)
     for (int i = 0; i < mg->n; i++) {
         fprintf (f, "<text x=\"10\" y=\"%d\" font-size=\"11\">%d: ",
                  listy + 16 * (i + 1), i);
-        ns_xml_text (f, mg->cells[i].name);
+        ns_svg_escape (f, mg->cells[i].name);
         fprintf (f, "</text>\n");
     }
-    fprintf (f, "</svg>\n");
+    ns_svg_end (f);
     if (fclose (f) != 0) {
         free (buf);
         return NULL;

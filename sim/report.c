@@ -12,6 +12,7 @@
 
 #include "compare.h"
 #include "report.h"
+#include "svg.h"
 
 /* Rank of the nearest-rank percentile p of n values (0-based). */
 static int64_t percentile_rank (int64_t n, double p)
@@ -304,73 +305,6 @@ void ns_report_csv_rows (FILE *f, const ns_sim_t *sim, const char *policy,
 
 /* ---- SVG ---- */
 
-static const char *palette[] = {
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
-};
-
-static void svg_text (FILE *f, double x, double y, const char *anchor,
-                      int size, const char *weight, const char *s)
-{
-    fprintf (f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" "
-             "font-size=\"%d\" font-weight=\"%s\">", x, y, anchor, size,
-             weight);
-    for (; *s; s++) {
-        if (*s == '<')
-            fputs ("&lt;", f);
-        else if (*s == '&')
-            fputs ("&amp;", f);
-        else if (*s == '>')
-            fputs ("&gt;", f);
-        else
-            fputc (*s, f);
-    }
-    fputs ("</text>\n", f);
-}
-
-/* A round axis maximum: 1, 2 or 5 times a power of ten. */
-static double nice_max (double v)
-{
-    if (!(v > 0))
-        return 1.0;
-    double p = pow (10, floor (log10 (v)));
-    for (double k = 1; k <= 10; k *= 2) {
-        if (k == 4)
-            k = 5;
-        if (k * p >= v)
-            return k * p;
-    }
-    return 10 * p;
-}
-
-struct panel {
-    double x, y, w, h;
-};
-
-static void axis_y (FILE *f, const struct panel *p, double vmax,
-                    int decimals)
-{
-    for (int t = 0; t <= 4; t++) {
-        double v = vmax * t / 4, y = p->y + p->h - p->h * t / 4;
-        char buf[32];
-        snprintf (buf, sizeof (buf), "%.*f", decimals, v);
-        fprintf (f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                 "stroke=\"#ddd\"/>\n", p->x, y, p->x + p->w, y);
-        svg_text (f, p->x - 6, y + 4, "end", 11, "normal", buf);
-    }
-}
-
-/* A dashed line at value ref (1.0: "as good as the baseline"). */
-static void ref_line (FILE *f, const struct panel *p, double ref, double vmax)
-{
-    if (ref <= 0 || ref > vmax)
-        return;
-    double y = p->y + p->h - p->h * ref / vmax;
-    fprintf (f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-             "stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n", p->x, y,
-             p->x + p->w, y);
-}
-
 typedef double (*getter_f) (const ns_metrics_t *m);
 
 static double get_ratio (const ns_metrics_t *m)
@@ -389,7 +323,7 @@ static double get_bsld (const ns_metrics_t *m)
 }
 
 /* Title and value axis of a bar panel; returns the axis maximum. */
-static double panel_head (FILE *f, const struct panel *p,
+static double panel_head (FILE *f, const struct ns_svg_panel *p,
                           const ns_metrics_t *m, int n, getter_f get,
                           const char *title, int decimals)
 {
@@ -397,9 +331,9 @@ static double panel_head (FILE *f, const struct panel *p,
     for (int i = 0; i < n; i++)
         if (get (&m[i]) > vmax)
             vmax = get (&m[i]);
-    vmax = nice_max (vmax);
-    svg_text (f, p->x + p->w / 2, p->y - 12, "middle", 14, "bold", title);
-    axis_y (f, p, vmax, decimals);
+    vmax = ns_svg_nice_max (vmax);
+    ns_svg_text (f, p->x + p->w / 2, p->y - 12, "middle", 14, "bold", title);
+    ns_svg_axis_y (f, p, vmax, decimals);
     return vmax;
 }
 
@@ -426,7 +360,7 @@ static int load_slot (double *loads, int *n, double load)
     return k;
 }
 
-static void bars (FILE *f, const struct panel *p, const ns_metrics_t *m,
+static void bars (FILE *f, const struct ns_svg_panel *p, const ns_metrics_t *m,
                   int n, getter_f get, const char *title, int decimals,
                   double ref)
 {
@@ -439,23 +373,23 @@ static void bars (FILE *f, const struct panel *p, const ns_metrics_t *m,
         fprintf (f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                  "height=\"%.1f\" fill=\"%s\"><title>%s: %g</title></rect>\n",
                  x, p->y + p->h - bh, slot * 0.7, bh,
-                 palette[i % 10], m[i].policy, v);
+                 ns_svg_color (i), m[i].policy, v);
         snprintf (val, sizeof (val), "%.*f", decimals, v);
-        svg_text (f, x + slot * 0.35, p->y + p->h - bh - 4, "middle", 11,
-                  "normal", val);
+        ns_svg_text (f, x + slot * 0.35, p->y + p->h - bh - 4, "middle", 11,
+                     "normal", val);
         if (m[i].load >= 0)
             snprintf (label, sizeof (label), "%s@%.2f", m[i].policy,
                       m[i].load);
         else
             snprintf (label, sizeof (label), "%s", m[i].policy);
-        svg_text (f, x + slot * 0.35, p->y + p->h + 16, "middle", 11,
-                  "normal", label);
+        ns_svg_text (f, x + slot * 0.35, p->y + p->h + 16, "middle", 11,
+                     "normal", label);
     }
-    ref_line (f, p, ref, vmax);
+    ns_svg_ref_line (f, p, ref, vmax);
 }
 
 /* Closed experiments: one group of bars per load, one colour per policy. */
-static void grouped_bars (FILE *f, const struct panel *p,
+static void grouped_bars (FILE *f, const struct ns_svg_panel *p,
                           const ns_metrics_t *m, int n, getter_f get,
                           const char *title, int decimals, double ref)
 {
@@ -477,15 +411,15 @@ static void grouped_bars (FILE *f, const struct panel *p,
         fprintf (f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                  "height=\"%.1f\" fill=\"%s\"><title>%s at load %.2f: "
                  "%g</title></rect>\n", x, p->y + p->h - bh, bar * 0.9, bh,
-                 palette[q % 10], m[i].policy, m[i].load, v);
+                 ns_svg_color (q), m[i].policy, m[i].load, v);
     }
     for (int l = 0; l < nl; l++) {
         char label[32];
         snprintf (label, sizeof (label), "load %.2f", loads[l]);
-        svg_text (f, p->x + group * (l + 0.5), p->y + p->h + 16, "middle",
-                  11, "normal", label);
+        ns_svg_text (f, p->x + group * (l + 0.5), p->y + p->h + 16, "middle",
+                     11, "normal", label);
     }
-    ref_line (f, p, ref, vmax);
+    ns_svg_ref_line (f, p, ref, vmax);
 }
 
 static void policy_legend (FILE *f, double x, double y, const ns_metrics_t *m,
@@ -501,43 +435,43 @@ static void policy_legend (FILE *f, double x, double y, const ns_metrics_t *m,
         double lx = x + (k % 7) * 140, ly = y + (k / 7) * 18;
         fprintf (f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" "
                  "height=\"10\" fill=\"%s\"/>\n", lx, ly - 9,
-                 palette[k % 10]);
-        svg_text (f, lx + 16, ly, "start", 12, "normal", m[i].policy);
+                 ns_svg_color (k));
+        ns_svg_text (f, lx + 16, ly, "start", 12, "normal", m[i].policy);
     }
 }
 
-static void timeline (FILE *f, const struct panel *p, const ns_metrics_t *m,
-                      int n)
+static void timeline (FILE *f, const struct ns_svg_panel *p,
+                      const ns_metrics_t *m, int n)
 {
-    svg_text (f, p->x + p->w / 2, p->y - 12, "middle", 14, "bold",
-              "Utilisation over time (share of cores in use)");
-    axis_y (f, p, 1.0, 2);
+    ns_svg_text (f, p->x + p->w / 2, p->y - 12, "middle", 14, "bold",
+                 "Utilisation over time (share of cores in use)");
+    ns_svg_axis_y (f, p, 1.0, 2);
     /* One time axis for all policies: they end at different times. */
     double span = 1;
     for (int i = 0; i < n; i++)
         if (m[i].t_end - m[i].t0 > span)
             span = m[i].t_end - m[i].t0;
     for (int i = 0; i < n; i++) {
-        fprintf (f, "<polyline fill=\"none\" stroke=\"%s\" "
-                 "stroke-width=\"1.5\" points=\"", palette[i % 10]);
+        double x[NS_TIMELINE_BUCKETS], y[NS_TIMELINE_BUCKETS];
         double width = (m[i].t1 - m[i].t0) / NS_TIMELINE_BUCKETS;
-        for (int k = 0; k < NS_TIMELINE_BUCKETS; k++) {
+        int k;
+        for (k = 0; k < NS_TIMELINE_BUCKETS; k++) {
             if (k * width >= m[i].t_end - m[i].t0)
                 break;
             double v = m[i].timeline[k] > 1 ? 1 : m[i].timeline[k];
-            fprintf (f, "%.1f,%.1f ", p->x + p->w * (k + 0.5) * width / span,
-                     p->y + p->h - p->h * v);
+            x[k] = p->x + p->w * (k + 0.5) * width / span;
+            y[k] = p->y + p->h - p->h * v;
         }
-        fprintf (f, "\"/>\n");
+        ns_svg_polyline (f, ns_svg_color (i), 1.5, x, y, k);
         double lx = p->x + 10 + (i % 4) * (p->w / 4);
         double ly = p->y + p->h + 20 + (i / 4) * 16;
         fprintf (f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"3\" "
-                 "fill=\"%s\"/>\n", lx, ly - 4, palette[i % 10]);
-        svg_text (f, lx + 16, ly, "start", 11, "normal", m[i].policy);
+                 "fill=\"%s\"/>\n", lx, ly - 4, ns_svg_color (i));
+        ns_svg_text (f, lx + 16, ly, "start", 11, "normal", m[i].policy);
     }
     char label[64];
     snprintf (label, sizeof (label), "%.1f h simulated", span / 3600.0);
-    svg_text (f, p->x + p->w, p->y + p->h + 56, "end", 11, "normal", label);
+    ns_svg_text (f, p->x + p->w, p->y + p->h + 56, "end", 11, "normal", label);
 }
 
 int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title,
@@ -548,17 +482,16 @@ int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title,
     int closed = n > 0 && m[0].load >= 0;
     double width = !closed && n > 8 ? 160.0 * n : 1100.0;
     double height = closed ? 420 : 760;
-    fprintf (f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-             "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-             "font-family=\"sans-serif\">\n"
-             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-             width, height, width, height);
-    svg_text (f, width / 2, 26, "middle", 16, "bold", title);
+    struct ns_svg_doc doc = {
+        .width = width, .height = height, .standalone = 1, .viewbox = 1,
+        .attrs = "font-family=\"sans-serif\"", .background = "white",
+    };
+    ns_svg_begin (f, &doc);
+    ns_svg_text (f, width / 2, 26, "middle", 16, "bold", title);
     double pw = (width - 160) / 3;
-    struct panel a = { 60, 80, pw - 20, 220 };
-    struct panel b = { 60 + pw + 30, 80, pw - 20, 220 };
-    struct panel c = { 60 + 2 * (pw + 30), 80, pw - 20, 220 };
+    struct ns_svg_panel a = { 60, 80, pw - 20, 220 };
+    struct ns_svg_panel b = { 60 + pw + 30, 80, pw - 20, 220 };
+    struct ns_svg_panel c = { 60 + 2 * (pw + 30), 80, pw - 20, 220 };
     if (closed) {
         grouped_bars (f, &a, m, n, get_ratio, thr, 2, 1.0);
         grouped_bars (f, &b, m, n, get_wait, "Mean wait (hours)", 2, 0);
@@ -571,21 +504,14 @@ int ns_report_svg (FILE *f, const ns_metrics_t *m, int n, const char *title,
         bars (f, &c, m, n, get_bsld, "Mean bounded slowdown", 1, 1.0);
     }
     if (!closed) {
-        struct panel d = { 60, 400, width - 120, 260 };
+        struct ns_svg_panel d = { 60, 400, width - 120, 260 };
         timeline (f, &d, m, n);
     }
-    fprintf (f, "</svg>\n");
+    ns_svg_end (f);
     return ferror (f) ? -1 : 0;
 }
 
 void ns_xml_text (FILE *f, const char *s)
 {
-    for (; *s; s++)
-        switch (*s) {
-        case '<': fputs ("&lt;", f); break;
-        case '>': fputs ("&gt;", f); break;
-        case '&': fputs ("&amp;", f); break;
-        case '"': fputs ("&quot;", f); break;
-        default: fputc (*s, f);
-        }
+    ns_svg_escape (f, s);
 }

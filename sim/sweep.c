@@ -10,7 +10,6 @@
 #define _GNU_SOURCE     /* vasprintf */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -23,6 +22,7 @@
 
 #include "cluster.h"
 #include "jsonread.h"
+#include "fileio.h"
 #include "sweep.h"
 
 /* A sweep file is a few hundred bytes; anything near this is a mistake. */
@@ -708,47 +708,10 @@ error:
     return NULL;
 }
 
-/* Read all of path (at most SWEEP_MAX_BYTES + 1) into a NUL-terminated
- * buffer. */
-static char *read_text (const char *path, size_t *lenp, ns_error_t *err)
-{
-    int fd = open (path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        ns_error_set (err, e, "%s: cannot open: %s", path, strerror (e));
-        return NULL;
-    }
-    size_t cap = SWEEP_MAX_BYTES + 2, len = 0;
-    char *buf = malloc (cap);
-    if (!buf) {
-        close (fd);
-        ns_error_set (err, ENOMEM, "%s: out of memory", path);
-        return NULL;
-    }
-    for (;;) {
-        ssize_t n = read (fd, buf + len, cap - 1 - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            int e = errno;
-            close (fd);
-            free (buf);
-            ns_error_set (err, e, "%s: cannot read: %s", path, strerror (e));
-            return NULL;
-        }
-        if (n == 0 || (len += (size_t)n) == cap - 1)
-            break;
-    }
-    close (fd);
-    buf[len] = '\0';
-    *lenp = len;
-    return buf;
-}
-
 ns_sweep_t *ns_sweep_load (const char *path, ns_error_t *err)
 {
     size_t len;
-    char *text = read_text (path, &len, err);
+    char *text = ns_read_file (path, SWEEP_MAX_BYTES, &len, err);
     if (!text)
         return NULL;
     char *dir = strdup (path);

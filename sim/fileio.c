@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fileio.c - whole files in and out (sim/fileio.h). */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+
+FILE *ns_open_out (const char *path, ns_error_t *err)
+{
+    if (!path) {
+        ns_error_set (err, EINVAL, "no file name");
+        return NULL;
+    }
+    if (strcmp (path, "-") == 0)
+        return stdout;
+    /* O_NOFOLLOW: a link planted in a shared directory such as /tmp is
+     * not written through. */
+    int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
+                         | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        int e = errno;
+        ns_error_set (err, e, "%s: %s", path, e == ELOOP
+                      ? "is a symbolic link: refusing to write through it"
+                      : strerror (e));
+        return NULL;
+    }
+    FILE *f = fdopen (fd, "w");
+    if (!f) {
+        int e = errno;
+        close (fd);
+        ns_error_set (err, e, "%s: %s", path, strerror (e));
+    }
+    return f;
+}
+
+int ns_close_out (FILE *f, const char *path, ns_error_t *err)
+{
+    if (!f)
+        return ns_error_set (err, EINVAL, "%s: not open", path ? path : "?");
+    if (f == stdout) {
+        if (fflush (f) != 0)
+            return ns_error_set (err, errno, "stdout: %s", strerror (errno));
+        return 0;
+    }
+    /* Both: a write error seen earlier, and one that fclose's flush hits. */
+    if (ferror (f) | fclose (f)) {
+        int e = errno;
+        return ns_error_set (err, e, "%s: write failed: %s",
+                             path ? path : "?", strerror (e));
+    }
+    return 0;
+}
+
+char *ns_read_file (const char *path, size_t max, size_t *len,
+                    ns_error_t *err)
+{
+    int fd = open (path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        ns_error_set (err, e, "%s: cannot open: %s", path, strerror (e));
+        return NULL;
+    }
+    size_t cap = max < 4096 ? max + 2 : 4096, n = 0;
+    char *buf = malloc (cap);
+    if (!buf)
+        goto nomem;
+    for (;;) {
+        if (n + 1 == cap) {
+            /* One byte more than max is room enough to see it is too
+             * long. */
+            size_t more = cap > max / 2 ? max + 2 : cap * 2;
+            if (more <= cap) {
+                ns_error_set (err, EFBIG, "%s: larger than %zu bytes", path,
+                              max);
+                goto error;
+            }
+            char *b = realloc (buf, more);
+            if (!b)
+                goto nomem;
+            buf = b;
+            cap = more;
+        }
+        ssize_t k = read (fd, buf + n, cap - 1 - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            int e = errno;
+            ns_error_set (err, e, "%s: cannot read: %s", path, strerror (e));
+            goto error;
+        }
+        if (k == 0)
+            break;
+        n += (size_t)k;
+        if (n > max) {
+            ns_error_set (err, EFBIG, "%s: larger than %zu bytes", path, max);
+            goto error;
+        }
+    }
+    close (fd);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+nomem:
+    ns_error_set (err, ENOMEM, "%s: out of memory", path);
+error:
+    {
+        int e = errno;
+        close (fd);
+        free (buf);
+        errno = e;
+    }
+    return NULL;
+}
+
+int ns_write_atomic (const char *path, const char *data, size_t len,
+                     ns_error_t *err)
+{
+    char *tmp;
+    if (asprintf (&tmp, "%s.tmp", path) < 0)
+        return ns_error_set (err, ENOMEM, "%s: out of memory", path);
+    int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                   0666);
+    if (fd < 0) {
+        int e = errno;
+        ns_error_set (err, e, "%s: %s", tmp, strerror (e));
+        free (tmp);
+        return -1;
+    }
+    size_t done = 0;
+    int e = 0;
+    while (done < len && !e) {
+        ssize_t n = write (fd, data + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            e = n < 0 ? errno : EIO;
+        else
+            done += (size_t)n;
+    }
+    if (!e && fsync (fd) < 0)
+        e = errno;
+    if (close (fd) < 0 && !e)
+        e = errno;
+    if (e) {
+        ns_error_set (err, e, "%s: write failed: %s", tmp, strerror (e));
+        unlink (tmp);
+        free (tmp);
+        errno = e;
+        return -1;
+    }
+    if (rename (tmp, path) < 0) {
+        e = errno;
+        unlink (tmp);
+        free (tmp);
+        return ns_error_set (err, e, "%s: %s", path, strerror (e));
+    }
+    free (tmp);
+    return 0;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fileio.t - whole files in and out (sim/fileio.c): the bound of
+ * ns_read_file at its edge, a planted symbolic link refused, an atomic
+ * replacement that leaves no temporary file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/fileio.t.XXXXXX";
+
+static const char *in_dir (const char *name)
+{
+    static char path[4][128];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf (path[k], sizeof (path[k]), "%s/%s", dir, name);
+    return path[k];
+}
+
+static void put (const char *name, const char *text, size_t len)
+{
+    FILE *f = fopen (in_dir (name), "w");
+    if (f) {
+        fwrite (text, 1, len, f);
+        fclose (f);
+    }
+}
+
+static void read_bounds (void)
+{
+    ns_error_t err;
+    size_t len = 99;
+    put ("five", "abcde", 5);
+    char *s = ns_read_file (in_dir ("five"), 5, &len, &err);
+    ok (s && len == 5 && strcmp (s, "abcde") == 0,
+        "ns_read_file: a file of exactly max bytes is read whole");
+    free (s);
+    errno = 0;
+    s = ns_read_file (in_dir ("five"), 4, &len, &err);
+    ok (!s && errno == EFBIG && strstr (err.text, "larger than 4 bytes"),
+        "  one byte over max fails with EFBIG: %s", err.text);
+    put ("empty", "", 0);
+    s = ns_read_file (in_dir ("empty"), 10, &len, &err);
+    ok (s && len == 0 && s[0] == '\0',
+        "  an empty file is an empty string, not a failure");
+    free (s);
+    put ("nul", "a\0b", 3);
+    s = ns_read_file (in_dir ("nul"), 10, &len, NULL);
+    ok (s && len == 3 && s[2] == 'b',
+        "  a NUL inside: the length counts past it (err may be NULL)");
+    free (s);
+    /* Larger than the first buffer (4096) and not a power of two. */
+    size_t big = 10000;
+    char *text = malloc (big);
+    memset (text, 'x', big);
+    text[big - 1] = 'y';
+    put ("big", text, big);
+    s = ns_read_file (in_dir ("big"), big, &len, &err);
+    ok (s && len == big && s[big - 1] == 'y' && s[big] == '\0',
+        "  10000 bytes with max 10000: whole, NUL-terminated");
+    free (s);
+    s = ns_read_file (in_dir ("big"), big - 1, &len, &err);
+    ok (!s && errno == EFBIG, "  with max 9999: EFBIG");
+    free (text);
+    s = ns_read_file (in_dir ("none"), 10, &len, &err);
+    ok (!s && errno == ENOENT && strstr (err.text, "none: cannot open"),
+        "  a missing file: ENOENT, named: %s", err.text);
+}
+
+static void out (void)
+{
+    ns_error_t err;
+    ok (ns_open_out ("-", &err) == stdout, "ns_open_out: '-' is stdout");
+    FILE *f = ns_open_out (in_dir ("out"), &err);
+    ok (f != NULL, "  a new file is created");
+    if (f) {
+        fputs ("hello\n", f);
+        ok (ns_close_out (f, in_dir ("out"), &err) == 0, "  and closed");
+    }
+    size_t len;
+    char *s = ns_read_file (in_dir ("out"), 100, &len, &err);
+    is_str (s, "hello\n", "  with what was written");
+    free (s);
+    ok (symlink (in_dir ("target"), in_dir ("link")) == 0, "a planted link");
+    errno = 0;
+    f = ns_open_out (in_dir ("link"), &err);
+    ok (!f && errno == ELOOP
+        && strstr (err.text, "is a symbolic link: refusing to write"),
+        "  is refused, not followed: %s", err.text);
+    ok (access (in_dir ("target"), F_OK) != 0, "  its target not created");
+}
+
+static void atomic (void)
+{
+    ns_error_t err;
+    put ("a", "old", 3);
+    ok (ns_write_atomic (in_dir ("a"), "new text", 8, &err) == 0,
+        "ns_write_atomic over an existing file");
+    char *s = ns_read_file (in_dir ("a"), 100, NULL, &err);
+    is_str (s, "new text", "  it holds the new text");
+    free (s);
+    ok (access (in_dir ("a.tmp"), F_OK) != 0, "  no a.tmp is left");
+    errno = 0;
+    ok (ns_write_atomic (in_dir ("no/such/dir"), "x", 1, &err) < 0
+        && errno == ENOENT, "  into a missing directory: ENOENT: %s",
+        err.text);
+}
+
+int main (void)
+{
+    plan_no_plan ();
+    if (!mkdtemp (dir)) {
+        ok (0, "mkdtemp");
+        return done_testing ();
+    }
+    read_bounds ();
+    out ();
+    atomic ();
+    const char *names[] = { "five", "empty", "nul", "big", "out", "link",
+                            "a" };
+    for (size_t i = 0; i < sizeof (names) / sizeof (names[0]); i++)
+        unlink (in_dir (names[i]));
+    rmdir (dir);
+    return done_testing ();
+}
