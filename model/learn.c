@@ -1080,56 +1080,152 @@ static int identify (const double *gram, const unsigned char *active,
     return 0;
 }
 
-static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
-                        struct fit *F)
+/* The scratch of one program's fit: the jobs of p (idx), the parameters
+ * (theta; free_: fitted), the normal equations (A, b), the residuals and
+ * the weights, the penalty on the directions the design does not see,
+ * the standard errors.  work_alloc () takes it all, work_free () frees
+ * it. */
+struct fitwork {
+    int nq, np, nobs;
+    int *idx;               /* the jobs of p in l->obs */
+    int *nexp;              /* per q slot: jobs exposed to it */
+    int nstriped, nfull, nalone;
+    double meanlog;         /* mean log runtime of the jobs of p */
+    unsigned char *free_, *ident;
+    double *theta, *g, *A, *b, *r, *wt, *tmp, *node_sl, *node_d;
+    double *L_scratch, *row, *seen;
+    int *nzi;
+    double *pen;            /* the penalty on unidentified directions */
+    double *nullv, *extra;
+    int nnull;
+    int df;                 /* residual degrees of freedom */
+    double floor_s;         /* the times' resolution in a log runtime */
+    double *trial, *diagA, *se_arr, *L;
+    ns_learn_why_t *why;
+};
+
+static void work_free (struct fitwork *w)
 {
-    int nq = l->nq, np = P_SLOW + nq, rc = -1;
-    int nobs = 0;
-    for (int i = 0; i < l->nobs; i++)
+    free (w->idx);
+    free (w->nexp);
+    free (w->free_);
+    free (w->theta);
+    free (w->g);
+    free (w->A);
+    free (w->b);
+    free (w->r);
+    free (w->wt);
+    free (w->tmp);
+    free (w->node_sl);
+    free (w->node_d);
+    free (w->L_scratch);
+    free (w->row);
+    free (w->seen);
+    free (w->nzi);
+    free (w->ident);
+    free (w->why);
+    free (w->pen);
+    free (w->nullv);
+    free (w->extra);
+    free (w->trial);
+    free (w->diagA);
+    free (w->se_arr);
+    free (w->L);
+}
+
+/* Everything zeroed but L_scratch, L and nzi; -1 out of memory (what
+ * was taken is freed by work_free ()). */
+static int work_alloc (const ns_learn_t *l, int p, struct fitwork *w)
+{
+    int nq = l->nq, np = P_SLOW + nq, nobs = 0, maxnodes = 1;
+    for (int i = 0; i < l->nobs; i++) {
         nobs += l->obs[i].p == p;
-    int *idx = malloc (sizeof (int) * (nobs ? nobs : 1));
-    int *nexp = calloc (nq, sizeof (int));
-    unsigned char *free_ = calloc (np, 1);
-    double *theta = calloc (np, sizeof (double));
-    double *g = calloc (np, sizeof (double));
-    double *A = calloc ((size_t)np * np, sizeof (double));
-    double *b = calloc (np, sizeof (double));
-    double *r = calloc (nobs ? nobs : 1, sizeof (double));
-    double *wt = calloc (nobs ? nobs : 1, sizeof (double));
-    double *tmp = calloc (nobs ? nobs : 1, sizeof (double));
-    double *node_sl = NULL, *node_d = calloc (nq, sizeof (double));
-    double *L_scratch = malloc (sizeof (double) * np * np);
-    double *row = calloc (np, sizeof (double));
-    double *seen = calloc (nq, sizeof (double));
-    int *nzi = malloc (sizeof (int) * np);
-    unsigned char *ident = calloc (np, 1);
-    double *pen = NULL;     /* the penalty on unidentified directions */
-    double *nullv = NULL, *extra = NULL;
-    int nnull = 0;
-    ns_learn_why_t *why = calloc (np, sizeof (*why));
-    F->gram = calloc ((size_t)np * np, sizeof (double));
-    F->active = calloc (np, 1);
-    int maxnodes = 1;
-    for (int i = 0; i < l->nobs; i++)
         if (l->obs[i].nnodes > maxnodes)
             maxnodes = l->obs[i].nnodes;
-    node_sl = calloc (maxnodes, sizeof (double));
-    if (!idx || !nexp || !free_ || !theta || !g || !A || !b || !r || !wt
-        || !tmp || !node_sl || !node_d || !L_scratch || !row || !seen || !nzi
-        || !ident || !why || !F->gram || !F->active)
-        goto out;
-    nobs = 0;
-    int nstriped = 0, nfull = 0, nalone = 0;
-    double meanlog = 0;
+    }
+    size_t no = nobs ? nobs : 1;
+    *w = (struct fitwork){ .nq = nq, .np = np };
+    w->idx = malloc (sizeof (int) * no);
+    w->nexp = calloc (nq, sizeof (int));
+    w->free_ = calloc (np, 1);
+    w->theta = calloc (np, sizeof (double));
+    w->g = calloc (np, sizeof (double));
+    w->A = calloc ((size_t)np * np, sizeof (double));
+    w->b = calloc (np, sizeof (double));
+    w->r = calloc (no, sizeof (double));
+    w->wt = calloc (no, sizeof (double));
+    w->tmp = calloc (no, sizeof (double));
+    w->node_sl = calloc (maxnodes, sizeof (double));
+    w->node_d = calloc (nq, sizeof (double));
+    w->L_scratch = malloc (sizeof (double) * np * np);
+    w->row = calloc (np, sizeof (double));
+    w->seen = calloc (nq, sizeof (double));
+    w->nzi = malloc (sizeof (int) * np);
+    w->ident = calloc (np, 1);
+    w->why = calloc (np, sizeof (*w->why));
+    w->pen = calloc ((size_t)np * np, sizeof (double));
+    w->extra = calloc (np, sizeof (double));
+    w->trial = calloc (np, sizeof (double));
+    w->diagA = calloc (np, sizeof (double));
+    w->se_arr = calloc (np, sizeof (double));
+    w->L = malloc (sizeof (double) * np * np);
+    if (!w->idx || !w->nexp || !w->free_ || !w->theta || !w->g || !w->A
+        || !w->b || !w->r || !w->wt || !w->tmp || !w->node_sl || !w->node_d
+        || !w->L_scratch || !w->row || !w->seen || !w->nzi || !w->ident
+        || !w->why || !w->pen || !w->extra || !w->trial || !w->diagA
+        || !w->se_arr || !w->L)
+        return -1;
+    return 0;
+}
+
+/* Job ob's time exposed to each co-tenant program (node_d; g: seen in
+ * the stretch), counted in nexp when long enough; striped jobs with
+ * enough time alone in nalone. */
+static void count_exposure (const ns_learn_t *l, const struct obs *ob,
+                            const ns_learn_opts_t *o, struct fitwork *w)
+{
+    int nq = w->nq;
+    double *g = w->g, *node_d = w->node_d;
+    for (int q = 0; q < nq; q++)
+        node_d[q] = 0;
+    for (int s = ob->first; s < ob->first + ob->nseg; s++) {
+        const struct seg *sg = &l->seg[s];
+        for (int q = 0; q < nq; q++)
+            g[q] = 0;
+        for (int e = sg->first; e < sg->first + sg->n; e++)
+            g[l->ent[e].q + 1] = 1;
+        for (int q = 0; q < nq; q++)
+            if (g[q] != 0)
+                node_d[q] += sg->dt;
+    }
+    for (int q = 0; q < nq; q++)
+        if (node_d[q] > 0 && node_d[q] >= o->min_exposure * ob->runtime)
+            w->nexp[q]++;
+    double alone = 0;
+    for (int s = ob->first; s < ob->first + ob->nseg; s++)
+        if (l->seg[s].n == 0)
+            alone += l->seg[s].dt;
+    if (ob->striped && alone >= o->min_exposure * ob->runtime)
+        w->nalone++;
+}
+
+/* The design of program p's jobs: their rows' Gram matrix (F->gram),
+ * their exposures, their mean log runtime; every figure neutral until
+ * fitted. */
+static void design (const ns_learn_t *l, int p, const ns_learn_opts_t *o,
+                    struct fit *F, struct fitwork *w)
+{
+    int nq = w->nq, np = w->np;
     for (int i = 0; i < l->nobs; i++) {
         const struct obs *ob = &l->obs[i];
         if (ob->p != p)
             continue;
-        idx[nobs++] = i;
-        meanlog += log (ob->runtime);
-        design_row (l, ob, nq, row, seen);
+        w->idx[w->nobs++] = i;
+        w->meanlog += log (ob->runtime);
+        design_row (l, ob, nq, w->row, w->seen);
         /* X'X from the row's nonzero entries (a job meets few programs) */
-        int nz = 0;
+        const double *row = w->row;
+        int *nzi = w->nzi, nz = 0;
         for (int x = 0; x < np; x++)
             if (row[x] != 0)
                 nzi[nz++] = x;
@@ -1137,290 +1233,311 @@ static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
             for (int c = 0; c < nz; c++)
                 F->gram[nzi[a] * np + nzi[c]] += row[nzi[a]] * row[nzi[c]];
         if (ob->striped)
-            nstriped++;
+            w->nstriped++;
         else
-            nfull++;
-        /* time exposed to each co-tenant program (g: seen in stretch) */
-        for (int q = 0; q < nq; q++)
-            node_d[q] = 0;
-        for (int s = ob->first; s < ob->first + ob->nseg; s++) {
-            const struct seg *sg = &l->seg[s];
-            for (int q = 0; q < nq; q++)
-                g[q] = 0;
-            for (int e = sg->first; e < sg->first + sg->n; e++)
-                g[l->ent[e].q + 1] = 1;
-            for (int q = 0; q < nq; q++)
-                if (g[q] != 0)
-                    node_d[q] += sg->dt;
-        }
-        for (int q = 0; q < nq; q++)
-            if (node_d[q] > 0 && node_d[q] >= o->min_exposure * ob->runtime)
-                nexp[q]++;
-        double alone = 0;
-        for (int s = ob->first; s < ob->first + ob->nseg; s++)
-            if (l->seg[s].n == 0)
-                alone += l->seg[s].dt;
-        if (ob->striped && alone >= o->min_exposure * ob->runtime)
-            nalone++;
+            w->nfull++;
+        count_exposure (l, ob, o, w);
     }
-    F->base = neutral (nobs);
-    F->speedup = neutral (nstriped);
+    F->base = neutral (w->nobs);
+    F->speedup = neutral (w->nstriped);
     for (int q = 0; q < nq; q++)
-        F->slow[q] = neutral (nexp[q]);
-    F->nfull = nfull;
-    F->nalone = nalone;
-    if (nobs == 0) {
-        rc = 0;
-        goto out;
-    }
-    meanlog /= nobs;
-    /* Which figures the design of the history identifies at all.  Every
-     * parameter some job is exposed to is fitted (fixing one at neutral
-     * would be an assumption that biases the others), the directions the
-     * design does not see held at zero by a penalty on them (the
-     * minimum-norm solution: it moves no identified combination); only
-     * identified figures can be reported. */
+        F->slow[q] = neutral (w->nexp[q]);
+    F->nfull = w->nfull;
+    F->nalone = w->nalone;
+}
+
+/* Which figures the design of the history identifies at all.  Every
+ * parameter some job is exposed to is fitted (fixing one at neutral
+ * would be an assumption that biases the others), the directions the
+ * design does not see held at zero by a penalty on them (the
+ * minimum-norm solution: it moves no identified combination); only
+ * identified figures can be reported.  -1 out of memory. */
+static int identification (struct fit *F, struct fitwork *w)
+{
+    int np = w->np, nobs = w->nobs;
     for (int k = 0; k < np; k++)
         F->active[k] = F->gram[k * np + k] > 0;
-    if (identify (F->gram, F->active, np, ident) < 0)
-        goto out;
-    nnull = null_space (F->gram, F->active, np, &nullv);
-    if (nnull < 0)
-        goto out;
-    pen = calloc ((size_t)np * np, sizeof (double));
-    extra = calloc (np, sizeof (double));
-    if (!pen || !extra)
-        goto out;
-    for (int j = 0; j < nnull; j++)
+    if (identify (F->gram, F->active, np, w->ident) < 0)
+        return -1;
+    w->nnull = null_space (F->gram, F->active, np, &w->nullv);
+    if (w->nnull < 0)
+        return -1;
+    for (int j = 0; j < w->nnull; j++)
         for (int x = 0; x < np; x++)
             for (int y = 0; y < np; y++)
-                pen[x * np + y] += nobs * nullv[j * np + x]
-                                   * nullv[j * np + y];
-    theta[P_BASE] = meanlog;
+                w->pen[x * np + y] += nobs * w->nullv[j * np + x]
+                                      * w->nullv[j * np + y];
+    return 0;
+}
+
+/* The start: the mean log runtime, every active parameter free; the
+ * residual degrees of freedom and the times' resolution. */
+static void start (const ns_learn_t *l, const struct fit *F,
+                   struct fitwork *w)
+{
+    int np = w->np, nobs = w->nobs;
+    w->theta[P_BASE] = w->meanlog;
     int nfree = 0;
     for (int k = 0; k < np; k++) {
-        free_[k] = F->active[k];
-        nfree += free_[k];
+        w->free_[k] = F->active[k];
+        nfree += w->free_[k];
     }
     /* the residual degrees of freedom: runs less identified dimensions */
-    int df = nobs - (nfree - nnull);
+    w->df = nobs - (nfree - w->nnull);
     /* What the times' 1 s resolution (start and end rounded) leaves in a
      * log runtime: no residual below it is evidence of anything. */
     for (int i = 0; i < nobs; i++)
-        tmp[i] = l->obs[idx[i]].runtime;
-    qsort (tmp, nobs, sizeof (double), cmp_double);
-    double floor_s = 0.41 / tmp[nobs / 2];
-    /* Levenberg-Marquardt on the weighted squares; then Huber weights
-     * from the residuals and again, a few rounds (IRLS). */
-    double *trial = calloc (np, sizeof (double));
-    double *diagA = calloc (np, sizeof (double));
-    if (!trial || !diagA) {
-        free (trial);
-        free (diagA);
-        goto out;
-    }
-    double *se_arr = calloc (np, sizeof (double));
-    double *L = malloc (sizeof (double) * np * np);
-    if (!se_arr || !L) {
-        free (trial);
-        free (diagA);
-        free (se_arr);
-        free (L);
-        goto out;
-    }
-    /* One fit of every active parameter. */
-    {
-        for (int i = 0; i < nobs; i++)
-            wt[i] = 1.0;
+        w->tmp[i] = l->obs[w->idx[i]].runtime;
+    qsort (w->tmp, nobs, sizeof (double), cmp_double);
+    w->floor_s = 0.41 / w->tmp[nobs / 2];
+}
+
+/* The weighted squares and the penalty at theta; A and b the normal
+ * equations there. */
+static double eq_cost (const ns_learn_t *l, struct fitwork *w)
+{
+    return normal_eq (l, w->idx, w->nobs, w->theta, w->free_, w->np, w->wt,
+                      w->g, w->A, w->b, w->r, w->node_sl, w->node_d)
+           + penalize (w->pen, w->theta, w->meanlog, w->np, w->A, w->b);
+}
+
+/* One Levenberg-Marquardt step from theta: lambda raised until a step
+ * lowers the cost (theta moved, 1) or 30 tries fail (0).  *gain: the
+ * squared step. */
+static int lm_step (const ns_learn_t *l, struct fitwork *w, double cost,
+                    double *lambda, double *gain)
+{
+    int np = w->np;
+    double *theta = w->theta, *trial = w->trial;
+    const unsigned char *free_ = w->free_;
+    for (int k = 0; k < np; k++)
+        w->diagA[k] = w->A[k * np + k];
+    *gain = 0;
+    for (int tries = 0; tries < 30; tries++) {
+        double *M = w->L_scratch;
+        memcpy (M, w->A, sizeof (double) * np * np);
+        memcpy (trial, w->b, sizeof (double) * np);
         for (int k = 0; k < np; k++)
-            if (!free_[k])
-                theta[k] = 0;
-        for (int round = 0; round < 6; round++) {
-            double lambda = 1e-3;
-            double cost = normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b,
-                                     r, node_sl, node_d)
-                          + penalize (pen, theta, meanlog, np, A, b);
-            for (int iter = 0; iter < 200 && isfinite (cost); iter++) {
-                for (int k = 0; k < np; k++)
-                    diagA[k] = A[k * np + k];
-                double gain = 0;
-                int improved = 0;
-                for (int tries = 0; tries < 30 && !improved; tries++) {
-                    double *M = L_scratch;
-                    memcpy (M, A, sizeof (double) * np * np);
-                    memcpy (trial, b, sizeof (double) * np);
-                    for (int k = 0; k < np; k++)
-                        if (free_[k])
-                            M[k * np + k] = diagA[k] * (1.0 + lambda) + 1e-12;
-                    if (cholesky_solve (M, trial, np, free_) < 0) {
-                        lambda *= 10;
-                        continue;
-                    }
-                    gain = 0;
-                    for (int k = 0; k < np; k++) {
-                        double v = theta[k];
-                        if (free_[k]) {
-                            v += trial[k];
-                            if (k != P_BASE && v > 2.0)
-                                v = 2.0;
-                            if (k != P_BASE && v < -2.0)
-                                v = -2.0;
-                            gain += (v - theta[k]) * (v - theta[k]);
-                        }
-                        trial[k] = v;
-                    }
-                    double c2 = weighted_cost (l, idx, nobs, trial, free_, np, wt,
-                                               g, node_sl, node_d)
-                                + penalize (pen, trial, meanlog, np, NULL,
-                                            NULL);
-                    if (isfinite (c2) && c2 <= cost) {
-                        memcpy (theta, trial, sizeof (double) * np);
-                        improved = 1;
-                        lambda = lambda / 10 > 1e-12 ? lambda / 10 : 1e-12;
-                    } else {
-                        lambda *= 10;
-                    }
-                }
-                if (!improved || gain < 1e-24)
-                    break;
-                cost = normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b, r,
-                                  node_sl, node_d)
-                       + penalize (pen, theta, meanlog, np, A, b);
-            }
-            /* Huber weights from the residuals' robust scale */
-            normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b, r, node_sl,
-                       node_d);
-            for (int i = 0; i < nobs; i++)
-                tmp[i] = r[i];
-            qsort (tmp, nobs, sizeof (double), cmp_abs);
-            double scale = 1.4826 * fabs (tmp[nobs / 2]);
-            if (scale < floor_s)
-                break;      /* exact to the times' resolution: nothing
-                               to down-weight */
-            for (int i = 0; i < nobs; i++) {
-                double a = fabs (r[i]);
-                wt[i] = a <= 1.345 * scale ? 1.0 : 1.345 * scale / a;
-            }
+            if (free_[k])
+                M[k * np + k] = w->diagA[k] * (1.0 + *lambda) + 1e-12;
+        if (cholesky_solve (M, trial, np, free_) < 0) {
+            *lambda *= 10;
+            continue;
         }
-        /* Covariance: s^2 (J'WJ)^-1, column by column. */
-        double ss = normal_eq (l, idx, nobs, theta, free_, np, wt, g, A, b, r,
-                               node_sl, node_d);
-        /* (J'WJ + pen)^-1 is the pseudo-inverse of J'WJ on the identified
-         * figures: their variances are exact, the others not reported */
-        penalize (pen, theta, meanlog, np, A, b);
-        /* The residual variance, pooled over the runs of p, and never
-         * below the times' resolution: an exact fit of simulated or
-         * repeated runs does not make a figure exact. */
-        double s2 = df > 0 ? ss / df : NAN;
-        if (s2 < floor_s * floor_s)
-            s2 = floor_s * floor_s;
-        /* The design identifies figures in the model linearised at
-         * neutral; a co-tenant on a quarter node or for part of a run
-         * makes the model curve, so an identified figure may still
-         * move with the unidentified combinations.  How much, for each
-         * unidentified direction v: the refitted response d theta =
-         * -(J'WJ + pen)^-1 J'W J v, times NULL_RANGE (that combination
-         * anywhere within a factor 1.25 of neutral), added to the
-         * variance. */
-        for (int j = 0; j < nnull; j++) {
-            const double *v = nullv + (size_t)j * np;
-            for (int x = 0; x < np; x++)
-                trial[x] = 0;
-            for (int i = 0; i < nobs; i++) {
-                log_work (l, &l->obs[idx[i]], theta, free_, np, g, node_sl,
-                          node_d);
-                g[P_BASE] = -1.0;
-                double jv = 0;
-                for (int x = 0; x < np; x++)
-                    jv += g[x] * v[x];
-                for (int x = 0; x < np; x++)
-                    trial[x] -= wt[i] * g[x] * jv;
-            }
-            memcpy (L, A, sizeof (double) * np * np);
-            if (cholesky_solve (L, trial, np, free_) == 0)
-                for (int k = 0; k < np; k++)
-                    extra[k] += trial[k] * trial[k] * NULL_RANGE
-                                * NULL_RANGE;
-        }
+        *gain = 0;
         for (int k = 0; k < np; k++) {
-            se_arr[k] = NAN;
-            if (!free_[k])
-                continue;
-            memcpy (L, A, sizeof (double) * np * np);
-            for (int x = 0; x < np; x++)
-                b[x] = x == k ? 1.0 : 0.0;
-            /* A variance inflation above 1e6: not separable from the
-             * other figures, whatever the residuals (an exact fit has
-             * s2 = 0). */
-            if (cholesky_solve (L, b, np, free_) == 0 && isfinite (b[k])
-                && b[k] * A[k * np + k] < 1e6)
-                se_arr[k] = exp (theta[k])
-                            * sqrt (s2 * (b[k] > 0 ? b[k] : 0) + extra[k]);
+            double v = theta[k];
+            if (free_[k]) {
+                v += trial[k];
+                if (k != P_BASE && v > 2.0)
+                    v = 2.0;
+                if (k != P_BASE && v < -2.0)
+                    v = -2.0;
+                *gain += (v - theta[k]) * (v - theta[k]);
+            }
+            trial[k] = v;
         }
-        /* What is reported: identified, enough jobs exposed, an error
-         * that can be measured and is small enough. */
-        for (int k = P_SPEED; k < np; k++) {
-            int n = k == P_SPEED ? nstriped : nexp[k - P_SLOW];
-            int enough = n >= o->min_observations
-                         && (k != P_SPEED || nfull >= 1);
-            why[k] = !F->active[k] ? NS_LEARN_NO_DATA
-                     : !ident[k] ? NS_LEARN_UNIDENTIFIED
-                     : !enough ? NS_LEARN_FEW
-                     : isnan (s2) ? NS_LEARN_NO_RESIDUAL
-                     : !(se_arr[k] <= o->max_se) ? NS_LEARN_UNCERTAIN
-                     : NS_LEARN_LEARNED;
-            free_[k] = why[k] == NS_LEARN_LEARNED;
+        double c2 = weighted_cost (l, w->idx, w->nobs, trial, free_, np,
+                                   w->wt, w->g, w->node_sl, w->node_d)
+                    + penalize (w->pen, trial, w->meanlog, np, NULL, NULL);
+        if (isfinite (c2) && c2 <= cost) {
+            memcpy (theta, trial, sizeof (double) * np);
+            *lambda = *lambda / 10 > 1e-12 ? *lambda / 10 : 1e-12;
+            return 1;
         }
+        *lambda *= 10;
     }
+    return 0;
+}
+
+/* Huber weights from the residuals' robust scale; 0 when the fit is
+ * exact to the times' resolution (nothing to down-weight). */
+static int huber_weights (const ns_learn_t *l, struct fitwork *w)
+{
+    int nobs = w->nobs;
+    normal_eq (l, w->idx, nobs, w->theta, w->free_, w->np, w->wt, w->g,
+               w->A, w->b, w->r, w->node_sl, w->node_d);
+    for (int i = 0; i < nobs; i++)
+        w->tmp[i] = w->r[i];
+    qsort (w->tmp, nobs, sizeof (double), cmp_abs);
+    double scale = 1.4826 * fabs (w->tmp[nobs / 2]);
+    if (scale < w->floor_s)
+        return 0;
+    for (int i = 0; i < nobs; i++) {
+        double a = fabs (w->r[i]);
+        w->wt[i] = a <= 1.345 * scale ? 1.0 : 1.345 * scale / a;
+    }
+    return 1;
+}
+
+/* Levenberg-Marquardt on the weighted squares; then Huber weights from
+ * the residuals and again, a few rounds (IRLS). */
+static void robust_fit (const ns_learn_t *l, struct fitwork *w)
+{
+    for (int i = 0; i < w->nobs; i++)
+        w->wt[i] = 1.0;
+    for (int k = 0; k < w->np; k++)
+        if (!w->free_[k])
+            w->theta[k] = 0;
+    for (int round = 0; round < 6; round++) {
+        double lambda = 1e-3;
+        double cost = eq_cost (l, w);
+        for (int iter = 0; iter < 200 && isfinite (cost); iter++) {
+            double gain;
+            if (!lm_step (l, w, cost, &lambda, &gain) || gain < 1e-24)
+                break;
+            cost = eq_cost (l, w);
+        }
+        if (!huber_weights (l, w))
+            break;
+    }
+}
+
+/* The design identifies figures in the model linearised at neutral; a
+ * co-tenant on a quarter node or for part of a run makes the model
+ * curve, so an identified figure may still move with the unidentified
+ * combinations.  How much, for each unidentified direction v: the
+ * refitted response d theta = -(J'WJ + pen)^-1 J'W J v, times NULL_RANGE
+ * (that combination anywhere within a factor 1.25 of neutral), added to
+ * the variance (extra). */
+static void null_variance (const ns_learn_t *l, struct fitwork *w)
+{
+    int np = w->np;
+    double *trial = w->trial, *g = w->g;
+    for (int j = 0; j < w->nnull; j++) {
+        const double *v = w->nullv + (size_t)j * np;
+        for (int x = 0; x < np; x++)
+            trial[x] = 0;
+        for (int i = 0; i < w->nobs; i++) {
+            log_work (l, &l->obs[w->idx[i]], w->theta, w->free_, np, g,
+                      w->node_sl, w->node_d);
+            g[P_BASE] = -1.0;
+            double jv = 0;
+            for (int x = 0; x < np; x++)
+                jv += g[x] * v[x];
+            for (int x = 0; x < np; x++)
+                trial[x] -= w->wt[i] * g[x] * jv;
+        }
+        memcpy (w->L, w->A, sizeof (double) * np * np);
+        if (cholesky_solve (w->L, trial, np, w->free_) == 0)
+            for (int k = 0; k < np; k++)
+                w->extra[k] += trial[k] * trial[k] * NULL_RANGE
+                               * NULL_RANGE;
+    }
+}
+
+/* Covariance: s^2 (J'WJ)^-1, column by column, in se_arr (NaN: not
+ * separable); the residual variance s^2. */
+static double std_errors (const ns_learn_t *l, struct fitwork *w)
+{
+    int np = w->np;
+    double ss = normal_eq (l, w->idx, w->nobs, w->theta, w->free_, np, w->wt,
+                           w->g, w->A, w->b, w->r, w->node_sl, w->node_d);
+    /* (J'WJ + pen)^-1 is the pseudo-inverse of J'WJ on the identified
+     * figures: their variances are exact, the others not reported */
+    penalize (w->pen, w->theta, w->meanlog, np, w->A, w->b);
+    /* The residual variance, pooled over the runs of p, and never below
+     * the times' resolution: an exact fit of simulated or repeated runs
+     * does not make a figure exact. */
+    double s2 = w->df > 0 ? ss / w->df : NAN;
+    if (s2 < w->floor_s * w->floor_s)
+        s2 = w->floor_s * w->floor_s;
+    null_variance (l, w);
     for (int k = 0; k < np; k++) {
+        w->se_arr[k] = NAN;
+        if (!w->free_[k])
+            continue;
+        memcpy (w->L, w->A, sizeof (double) * np * np);
+        for (int x = 0; x < np; x++)
+            w->b[x] = x == k ? 1.0 : 0.0;
+        /* A variance inflation above 1e6: not separable from the other
+         * figures, whatever the residuals (an exact fit has s2 = 0). */
+        if (cholesky_solve (w->L, w->b, np, w->free_) == 0
+            && isfinite (w->b[k]) && w->b[k] * w->A[k * np + k] < 1e6)
+            w->se_arr[k] = exp (w->theta[k])
+                           * sqrt (s2 * (w->b[k] > 0 ? w->b[k] : 0)
+                                   + w->extra[k]);
+    }
+    return s2;
+}
+
+/* What is reported: identified, enough jobs exposed, an error that can
+ * be measured and is small enough (free_[k] from now: learned). */
+static void verdicts (const ns_learn_opts_t *o, const struct fit *F,
+                      double s2, struct fitwork *w)
+{
+    for (int k = P_SPEED; k < w->np; k++) {
+        int n = k == P_SPEED ? w->nstriped : w->nexp[k - P_SLOW];
+        int enough = n >= o->min_observations
+                     && (k != P_SPEED || w->nfull >= 1);
+        w->why[k] = !F->active[k] ? NS_LEARN_NO_DATA
+                    : !w->ident[k] ? NS_LEARN_UNIDENTIFIED
+                    : !enough ? NS_LEARN_FEW
+                    : isnan (s2) ? NS_LEARN_NO_RESIDUAL
+                    : !(w->se_arr[k] <= o->max_se) ? NS_LEARN_UNCERTAIN
+                    : NS_LEARN_LEARNED;
+        w->free_[k] = w->why[k] == NS_LEARN_LEARNED;
+    }
+}
+
+/* The figures into F: learned ones with their value and error, the
+ * others neutral with the reason. */
+static void store (const struct fitwork *w, struct fit *F)
+{
+    const double *theta = w->theta;
+    for (int k = 0; k < w->np; k++) {
         double v = exp (theta[k]);
-        ns_learn_fig_t fig = { .value = free_[k] ? v : 1.0,
-                               .se = free_[k] ? se_arr[k] : NAN,
-                               .learned = free_[k],
-                               .identified = ident[k],
-                               .why = free_[k] ? NS_LEARN_LEARNED : why[k] };
+        int on = w->free_[k];
+        ns_learn_fig_t fig = { .value = on ? v : 1.0,
+                               .se = on ? w->se_arr[k] : NAN,
+                               .learned = on,
+                               .identified = w->ident[k],
+                               .why = on ? NS_LEARN_LEARNED : w->why[k] };
         if (k == P_BASE) {
-            fig.n = nobs;
+            fig.n = w->nobs;
             F->base = fig;
         } else if (k == P_SPEED) {
-            fig.n = nstriped;
+            fig.n = w->nstriped;
             F->speedup = fig;
         } else {
-            fig.n = nexp[k - P_SLOW];
+            fig.n = w->nexp[k - P_SLOW];
             F->slow[k - P_SLOW] = fig;
         }
     }
-    free (trial);
-    free (diagA);
-    free (se_arr);
-    free (L);
     F->logb = theta[P_BASE];
     F->a = theta[P_SPEED];
-    for (int q = 0; q < nq; q++)
+    for (int q = 0; q < w->nq; q++)
         F->c[q] = theta[P_SLOW + q];
+}
+
+/* Program p's figures from its jobs: the design, what it identifies,
+ * the robust fit, the errors, the verdicts.  -1 out of memory. */
+static int fit_program (ns_learn_t *l, int p, const ns_learn_opts_t *o,
+                        struct fit *F)
+{
+    struct fitwork w;
+    int rc = -1;
+    int np = P_SLOW + l->nq;
+    F->gram = calloc ((size_t)np * np, sizeof (double));
+    F->active = calloc (np, 1);
+    if (work_alloc (l, p, &w) < 0 || !F->gram || !F->active)
+        goto out;
+    design (l, p, o, F, &w);
+    if (w.nobs == 0) {
+        rc = 0;
+        goto out;
+    }
+    w.meanlog /= w.nobs;
+    if (identification (F, &w) < 0)
+        goto out;
+    start (l, F, &w);
+    robust_fit (l, &w);
+    double s2 = std_errors (l, &w);
+    verdicts (o, F, s2, &w);
+    store (&w, F);
     rc = 0;
 out:
-    free (idx);
-    free (nexp);
-    free (free_);
-    free (theta);
-    free (g);
-    free (A);
-    free (b);
-    free (r);
-    free (wt);
-    free (tmp);
-    free (node_sl);
-    free (node_d);
-    free (L_scratch);
-    free (row);
-    free (seen);
-    free (nzi);
-    free (ident);
-    free (why);
-    free (pen);
-    free (nullv);
-    free (extra);
+    work_free (&w);
     return rc;
 }
 
