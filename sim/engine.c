@@ -23,9 +23,10 @@
  *   qtree.c    the min-tree over those blocks
  *   headresv.c the queue head's reservation: marks, counts, shadow time
  *   resv.c     reservations counted without taking jobs out (EASY)
- * This file holds the jobs, start and finish, rates, decisions, the
- * glue of the reservation (reserve ()) and backfill: a pass (backfill ())
- * asks bf_scan () what each candidate may do and bf_start () starts it.
+ *   backfill.c the head's reservation made, and the backfill pass: its
+ *              scan (bf_scan ()) and its start (bf_start ())
+ * This file holds the jobs, start and finish, rates, decisions and the
+ * event loop; engine_int.h is the state it shares with backfill.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -33,154 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "byend.h"
-#include "decmemo.h"
-#include "engine.h"
-#include "headresv.h"
-#include "qblocks.h"
-#include "eventq.h"
+#include "backfill.h"
+#include "engine_int.h"
 #include "nsutil.h"
-#include "resv.h"
 
-#define EPS 1e-7
 #define OWNBLOCK 1024
-
-/* Per job, for the whole run. */
-struct sj {
-    const ns_simjob_t *in;  /* the job as added: the caller's
-                               (ns_sim_add_ref) or a copy in s->own */
-    ns_simresult_t out;
-    uint32_t shoff;         /* its nodes and cores (out.nodes of them):
-                               s->shares[shoff ...] once started */
-    int live;               /* 1 + its struct waiting in s->wt while
-                               queued, 1 + its struct live in s->lv while
-                               running, else 0 */
-};
-
-/* What only a queued job needs, and what only a running one needs: each
- * kept in a pool (s->wt, s->lv) whose entries are reused once the job
- * leaves the queue, or ends. */
-struct waiting {
-    int64_t fail_log;       /* 1 + release log length when it last could
-                               not start (0: no failure known) */
-    int fail_have;          /* admissible nodes it had then */
-    int fail_width;         /* nodes it needed */
-    int shape_w, shape_s;
-    signed char shape_known; /* shape_w, shape_s hold ns_place_shape () */
-    signed char fits;       /* with a machine: 0 unknown, 1 its partition
-                               can hold it, -1 never */
-    signed char placed;     /* the policy placed it once: decide () never
-                               says D_NEVER of it (that depends on the
-                               request and the machine alone) */
-    /* with a machine: */
-    int64_t mem_cpu, mem_node; /* MB it holds per task and per node */
-};
-
-struct live {
-    double remaining;   /* work left, s at rate 1 */
-    double rate;
-    double last;        /* when remaining was last brought up to date */
-    double est_end;     /* start + requested time (EASY) */
-    int64_t cores;          /* sum of its shares while running */
-    int64_t held;           /* cores held for it (whole closed nodes) */
-    uint32_t version;
-    int stamp;
-    int flags;          /* NS_JOB_* it was started with */
-    signed char neutral;    /* ns_interf_neutral (): rate always 1 */
-};
-
-struct ns_sim {
-    ns_simconf_t conf;
-    int governed_checked;       /* check_governed () ran */
-    ns_cluster_t *c;
-    ns_placement_t *pl;
-    ns_placement_t *pl_resv;    /* the head's placement in reserve () */
-    unsigned char *mask;        /* machine: partition and caller's nodes */
-    int *usable;                /* machine: scratch of fits () */
-    double now;
-    int checking;
-
-    struct sj *jobs;
-    int njobs, jobcap;
-    struct live *lv;        /* the pool of struct sj.live (running) */
-    int nlv, lvcap;
-    int *lvfree;            /* its entries free for reuse */
-    int nlvfree, lvfreecap;
-    struct waiting *wt;     /* the same for queued jobs */
-    int nwt, wtcap;
-    int *wtfree;
-    int nwtfree, wtfreecap;
-    /* Copies of the jobs ns_sim_add () was given, in blocks of OWNBLOCK
-     * (a block never moves: struct sj.in points into it) */
-    ns_simjob_t **own;
-    int nown, owncap;
-    int done;
-
-    ns_share_t *shares;     /* the nodes and cores of every job started, one
-                               after the other (struct sj.shoff) */
-    int nsharesall, sharescap;
-    int forget_shares;      /* ns_sim_set_keep_shares (0): only running
-                               jobs' shares are kept */
-    ns_evq_t evq;           /* future events (eventq.h) */
-
-    ns_qblocks_t qb;    /* the FCFS queue, in blocks (qblocks.h) */
-    int monotone;       /* exclusive, spread, pack (cacheable): if a
-                           request of n tasks fails, or fits only on the
-                           reserved nodes, so does any larger one */
-    int closes;         /* the policy holds whole nodes (exclusive, spread):
-                           a job then needs ceil(tasks / cores) empty
-                           nodes */
-    int whole;          /* closes, identical nodes, no seed: reservations
-                           are counted (ns_resv_whole) while every
-                           running job holds its nodes whole */
-    int nopen;          /* running jobs that do not hold their nodes
-                           whole */
-
-    ns_byend_t be;      /* running jobs by estimated end (byend.h): the
-                           order ns_place_after () releases them in */
-
-    int stamp;          /* dedupe marker for co-tenant updates */
-    int64_t held;           /* cores held for running jobs */
-    uint64_t cluster_version;   /* bumped by every start and end */
-    int *rlog;                  /* the nodes released by ends, in order:
-                                   release number rlog0 + i at rlog[i] */
-    int64_t nrlog, rlog0, rlogcap;
-    uint64_t release_version;   /* bumped by ends only: a start never makes
-                                   a failed decision possible (it only
-                                   takes cores and adds tenants), so
-                                   failures are cached by this */
-    /* where the last backfill pass stopped (see backfill ()) */
-    int bf_head, bf_pos, bf_examined;
-    uint64_t bf_version;
-    ns_hresv_t hr;      /* the queue head's reservation (headresv.h) */
-
-    ns_sim_pass_f pass_fn;
-    void *pass_arg;
-    ns_sim_progress_f progress_fn;
-    int progress_every;
-    void *progress_arg;
-    ns_sim_usage_f usage_fn;
-    void *usage_arg;
-
-    /* Decisions that failed at the current release_version, keyed by what
-     * the policy looks at (decmemo.h). */
-    ns_decmemo_t memo;
-    int cacheable;          /* decisions depend on the state alone */
-
-    ns_simstats_t stats;
-};
-
-/* The struct live of job j (running). */
-static inline struct live *LV (const ns_sim_t *s, int j)
-{
-    return &s->lv[s->jobs[j].live - 1];
-}
-
-/* The struct waiting of job j (queued). */
-static inline struct waiting *WT (const ns_sim_t *s, int j)
-{
-    return &s->wt[s->jobs[j].live - 1];
-}
 
 /* An entry of a pool (s->lv, s->wt), from its free list or new; the
  * free list can hold every entry, so that giving one back never fails.
@@ -314,7 +172,7 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
         ns_error_set (err, ENOMEM, "out of memory");
         goto fail;
     }
-    s->bf_head = -1;
+    s->bf.head = -1;
     s->stats.first_submit = -1;
     return s;
 fail:
@@ -459,22 +317,6 @@ const ns_simstats_t *ns_sim_stats (const ns_sim_t *s)
     return &s->stats;
 }
 
-/* A running job's nodes and cores (ns_resv_running_t.shares). */
-static const ns_share_t *running_shares (void *arg, uint64_t job, int *n)
-{
-    const ns_sim_t *s = arg;
-    *n = s->jobs[job].out.nodes;
-    return s->shares + s->jobs[job].shoff;
-}
-
-/* The running jobs for sim/resv.c: nodes (whole) or cores counted. */
-static ns_resv_running_t running (ns_sim_t *s, int nodes)
-{
-    return (ns_resv_running_t){ s->be.job, s->be.end,
-                                nodes ? s->be.nodes : s->be.cores,
-                                s->be.n, running_shares, s };
-}
-
 /* ---- rates ---- */
 
 static int push_end (ns_sim_t *s, int j)
@@ -593,7 +435,7 @@ static int shares_compact (ns_sim_t *s, int need)
     return 0;
 }
 
-static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
+int ns_eng_start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
                       ns_error_t *err)
 {
     struct sj *jb = &s->jobs[j];
@@ -684,7 +526,8 @@ static int start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     if (s->conf.overrun == NS_OVERRUN_KILL && jb->in->req_time > 0
         && !(lv->neutral && !s->pass_fn
              && jb->in->runtime <= jb->in->req_time)
-        && ns_evq_push (&s->evq, s->now + jb->in->req_time, NS_EV_LIMIT, j, 0) < 0)
+        && ns_evq_push (&s->evq, s->now + jb->in->req_time, NS_EV_LIMIT,
+                        j, 0) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     return 0;
 }
@@ -768,7 +611,7 @@ static const ns_sconf_part_t *job_part (const ns_sim_t *s,
     return p >= 0 ? &m->parts[p] : NULL;
 }
 
-static void fill_request (const ns_sim_t *s, int j, ns_request_t *r)
+void ns_eng_fill_request (const ns_sim_t *s, int j, ns_request_t *r)
 {
     const struct sj *jb = &s->jobs[j];
     const struct waiting *lv = WT (s, j);
@@ -871,23 +714,6 @@ static int fits (ns_sim_t *s, int j)
     return lv->fits;
 }
 
-static int64_t free_cores (const ns_sim_t *s)
-{
-    return ns_cluster_total_cores (s->c) - ns_cluster_used_cores (s->c);
-}
-
-/* The failure record of a request of ntasks tasks of job j (whose program
- * is only read when it matters). */
-static inline ns_decmemo_rec_t *fail_lookup (ns_sim_t *s, int j, int ntasks)
-{
-    return ns_decmemo_lookup (&s->memo, ntasks, s->jobs[j].in->program);
-}
-
-static inline ns_decmemo_rec_t *fail_slot (ns_sim_t *s, int j)
-{
-    return fail_lookup (s, j, s->jobs[j].in->ntasks);
-}
-
 /* Does a capacity failure at this cluster state imply r fails too? */
 static int dominated (ns_sim_t *s, struct waiting *lv, const ns_request_t *r)
 {
@@ -929,21 +755,13 @@ static int still_fails (ns_sim_t *s, struct waiting *lv, const ns_request_t *r)
     return 1;
 }
 
-/* What decide () says. */
-enum {
-    D_ERROR = -2,       /* ns_place failed: err says why (malformed job) */
-    D_NEVER = -1,       /* can never fit the machine: drop it */
-    D_WAIT = 0,         /* not now */
-    D_PLACED = 1,       /* s->pl holds the placement */
-};
-
 /* Decide for job j into s->pl: a D_* value.
  * Within one cluster state a failed decision is not repeated: neither for
  * the same job nor for another job the policy cannot tell apart.
  * allowed (may be NULL) restricts the nodes: the caches of failed
  * decisions then still reject (fewer nodes cannot help), but a failure is
  * not recorded (it says nothing of the unrestricted decision). */
-static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
+int ns_eng_decide (ns_sim_t *s, int j, const unsigned char *allowed,
                    ns_error_t *err)
 {
     ns_request_t r;
@@ -961,7 +779,7 @@ static int decide (ns_sim_t *s, int j, const unsigned char *allowed,
         if (f->version == s->release_version)
             return D_WAIT;
     }
-    fill_request (s, j, &r);
+    ns_eng_fill_request (s, j, &r);
     if (f && (still_fails (s, lv, &r) || dominated (s, lv, &r)))
         return D_WAIT;
     if (s->conf.machine) {
@@ -1051,432 +869,30 @@ int ns_sim_live (const ns_sim_t *s)
     return s->njobs - s->done;
 }
 
-static void drop_never (ns_sim_t *s, int j)
+void ns_eng_drop_never (ns_sim_t *s, int j)
 {
     waiting_give (s, j);
     s->jobs[j].out.state = NS_SJ_NEVER;
     s->done++;
 }
 
-/* reserve () when every running job holds its nodes whole (s->whole):
- * counted by ns_resv_whole (), the same nodes and time as
- * ns_place_after () finds.  0, or -1 when the head's shape is unknown
- * (then ns_place_after () decides). */
-static int reserve_whole (ns_sim_t *s, int head)
-{
-    struct waiting *lv = WT (s, head);
-    if (!lv->shape_known) {
-        ns_request_t r;
-        fill_request (s, head, &r);
-        if (ns_place_shape (s->c, &s->conf.policy, s->conf.model, &r,
-                            &lv->shape_w, &lv->shape_s, NULL) < 0)
-            return -1;
-        lv->shape_known = 1;
-    }
-    int width = lv->shape_w;
-    if (width < 1 || width > s->conf.nnodes
-        || lv->shape_s > ns_cluster_max_cores (s->c))
-        return -1;
-    ns_resv_running_t run = running (s, 1);
-    ns_hresv_whole (&s->hr, s->c, &s->be, &run, width, s->now);
-    return 0;
-}
-
-/* reserve () under pack, or a sharing policy that places as pack does
- * (monotone, not closing), while no running job holds its nodes whole:
- * by ns_resv_pack (), the same nodes and time as ns_place_after () finds,
- * without taking jobs out of the cluster.  0, or -1 (then
- * ns_place_after () decides). */
-static int reserve_pack (ns_sim_t *s, int head)
-{
-    ns_resv_running_t run = running (s, 0);
-    return ns_hresv_pack (&s->hr, s->c, &s->be, &run, head,
-                          s->jobs[head].in->ntasks, free_cores (s), s->now);
-}
-
-/* The nodes of a reservation that reserve_pack () left to be found: on
- * the cluster it was computed for (a start keeps a reservation only
- * after asking for its nodes). */
-static int resv_nodes (ns_sim_t *s)
-{
-    if (!s->hr.resv_lazy)
-        return 0;
-    int head = s->hr.resv_lazy - 1;
-    ns_resv_running_t run = running (s, 0);
-    return ns_hresv_nodes (&s->hr, s->c, &s->be, &run,
-                           s->jobs[head].in->ntasks);
-}
-
-/* Reservation of the queue head (see the file comment): the earliest
- * estimated end after which the policy places it, releasing running jobs
- * in order of estimated end (ns_place_after), and the nodes it gets.
- * Those nodes are taken among the ones busy now first (the nodes free now
- * are avoided), so the free nodes stay available to backfill: on
- * identical exclusive nodes the free nodes outside the reservation are
- * then exactly min(free, extra) of textbook EASY (design.md section 5). */
-static int reserve (ns_sim_t *s, int head, ns_error_t *err)
-{
-    ns_hresv_t *r = &s->hr;
-    if (!ns_hresv_begin (r, head, s->cluster_version))
-        return 0;
-    int nn = s->conf.nnodes;
-    if (s->whole && s->nopen == 0 && reserve_whole (s, head) == 0)
-        return 0;
-    if (s->monotone && !s->closes && s->nopen == ns_byend_running (&s->be)
-        && reserve_pack (s, head) == 0)
-        return 0;
-    memset (r->avoid, 0, nn);
-    const uint64_t *empty = ns_cluster_empty_bits (s->c);
-    for (int w = 0; w < (nn + 63) / 64; w++)
-        for (uint64_t word = empty[w]; word; word &= word - 1)
-            r->avoid[(w << 6) + __builtin_ctzll (word)] = 1;
-    ns_hresv_new_marks (r);
-    ns_request_t req;
-    fill_request (s, head, &req);
-    req.avoid = r->avoid;
-    ns_byend_squeeze (&s->be);
-    int k = ns_place_after (s->c, &s->conf.policy, s->conf.model,
-                            s->conf.progs, &req, s->be.job, s->be.end,
-                            s->be.n, s->pl, err);
-    if (k < 0)
-        return -1;
-    if (k > 0) {
-        double end = s->be.end[k - 1];
-        r->shadow = end > s->now ? end : s->now;
-        for (int i = 0; i < s->pl->n; i++)
-            ns_hresv_mark (r, s->pl->shares[i].node);
-    }
-    return 0;
-}
-
-/* The free cores of the usable nodes outside the reservation's marks. */
-static inline int64_t outside_room (ns_sim_t *s)
-{
-    return ns_hresv_outside_room (&s->hr, s->c, s->cluster_version);
-}
-
-/* reserve () with its own placement, keeping s->pl (a candidate's). */
-static int ensure_reserved (ns_sim_t *s, int head, ns_error_t *err)
-{
-    ns_placement_t *pl = s->pl;
-    s->pl = s->pl_resv;
-    int rc = reserve (s, head, err);
-    s->pl = pl;
-    return rc;
-}
-
-/* A cheap lower bound of the head's reservation: the estimated end at
- * which enough cores in total are free.  The policy may need more (its
- * shape wants particular nodes), never less.  It stays a lower bound
- * after backfill starts: a job ending by it gives its cores back by then,
- * and a later one keeps off the reserved nodes, so the shadow time does
- * not move. */
-static double shadow_bound (const ns_sim_t *s, int head)
-{
-    return ns_hresv_shadow_bound (&s->hr, &s->be, free_cores (s),
-                                  s->jobs[head].in->ntasks, s->now);
-}
-
-/* A request of nt tasks failed in this state (see monotone). */
-static void note_failed (ns_sim_t *s, int nt)
-{
-    ns_decmemo_failed (&s->memo, nt, s->release_version);
-}
-
-/* A candidate of nt tasks (its failure record f, or NULL) is refused the
- * reserved nodes and cannot keep off them: remember it for the scan's
- * bounds and for the next look at the same request in this state. */
-static void refuse_reserved (ns_sim_t *s, ns_decmemo_rec_t *f, int nt)
-{
-    if (f)
-        f->touch_version = s->cluster_version;
-    /* Under packing (where a job that fits the free cores is placed) nor
-     * can any job of more tasks than the free cores outside. */
-    int t = nt;
-    if (!s->closes && outside_room (s) < t)
-        t = (int)outside_room (s) + 1;
-    ns_decmemo_touched (&s->memo, t, s->hr.resv_id);
-}
-
-/* The scan's bounds at this point: a job can start only with at most
- * `fits` tasks (room; under a monotone policy the failures too), and, if
- * it would fit only on the reserved nodes (monotone: more than `outside`
- * tasks), only if its estimate is at most `lim`. */
-static void scan_bounds (const ns_sim_t *s, int head, int64_t room,
-                         ns_qb_bounds_t *q)
-{
-    q->fits = room;
-    const ns_decmemo_t *m = &s->memo;
-    if (s->monotone && m->fmin_version == s->release_version
-        && m->fmin - 1 < q->fits)
-        q->fits = m->fmin - 1;
-    q->outside = q->fits;
-    q->lim = INFINITY;
-    if (s->monotone && m->tmin_resv == s->hr.resv_id && s->hr.resv_head == head
-        && s->hr.resv_version == s->cluster_version) {
-        if (m->tmin - 1 < q->outside)
-            q->outside = m->tmin - 1;
-        q->lim = s->hr.shadow - s->now + EPS;
-    }
-}
-
-/* One backfill pass (see backfill ()): its head, what can start now, and
- * whether a candidate was refused the reserved nodes. */
-struct bfpass {
-    int head;
-    double bound;       /* shadow_bound (), computed on first need (-1) */
-    int64_t room;       /* what can start now, in tasks (bf_room ()) */
-    int64_t total;      /* the cluster's cores */
-    int refused;        /* a candidate was refused for the reserved
-                           nodes in this scan */
-};
-
-/* What the scan says of a candidate (bf_scan ()). */
-enum {
-    BF_ERROR = -1,      /* err says why */
-    BF_PASS = 0,        /* it cannot start now */
-    BF_REFUSED,         /* it could start only on the reserved nodes */
-    BF_NEVER,           /* it can never fit the machine: drop it */
-    BF_BEFORE,          /* it ends by the shadow time: start it (s->pl) */
-    BF_BESIDE,          /* it keeps off the reserved nodes: start it */
-};
-
-/* What can start now, in tasks: the free cores, and under a policy that
- * holds whole nodes the cores of the empty nodes (an upper bound). */
-static int64_t bf_room (const ns_sim_t *s)
-{
-    int64_t room = free_cores (s);
-    int64_t empty = (int64_t)ns_cluster_nempty (s->c)
-                    * ns_cluster_max_cores (s->c);
-    return s->closes && empty < room ? empty : room;
-}
-
-/* The scan of one candidate, job j at queue position pos, against the
- * head's reservation: a BF_* value; for BF_BEFORE and BF_BESIDE its
- * placement is in s->pl.  The reservation is computed only when the
- * candidate's estimated end can matter (it would end after the least
- * shadow time possible). */
-static int bf_scan (ns_sim_t *s, struct bfpass *bp, int j, int pos,
-                    ns_error_t *err)
-{
-    int nt = s->qb.tasks[pos];
-    if (nt > bp->room && nt <= bp->total)
-        return BF_PASS;     /* no policy places it now (decide () too) */
-    ns_decmemo_rec_t *f = s->cacheable ? fail_lookup (s, j, nt) : NULL;
-    if (f && f->version == s->release_version) {
-        note_failed (s, nt);
-        return BF_PASS;     /* failed in this state: decide () says so */
-    }
-    double end_t = s->now + s->qb.est[pos];
-    /* Same policy-visible request, same state: it fits only on the
-     * reserved nodes; only a short enough job may go. */
-    if (f && f->touch_version == s->cluster_version) {
-        if (ensure_reserved (s, bp->head, err) < 0)
-            return BF_ERROR;
-        if (end_t > s->hr.shadow + EPS)
-            return BF_REFUSED;
-    }
-    /* A job placed before (never dropped, then) that would end after the
-     * shadow time and has more tasks than the free cores outside the
-     * reservation: wherever it goes it takes reserved nodes, so it waits,
-     * without being placed. */
-    if (WT (s, j)->placed) {
-        if (bp->bound < 0)
-            bp->bound = shadow_bound (s, bp->head);
-        if (end_t > bp->bound + EPS) {
-            if (ensure_reserved (s, bp->head, err) < 0)
-                return BF_ERROR;
-            if (end_t > s->hr.shadow + EPS) {
-                if (resv_nodes (s) < 0) {
-                    ns_error_set (err, EINVAL, "reservation lost");
-                    return BF_ERROR;
-                }
-                if (nt > outside_room (s)) {
-                    refuse_reserved (s, f, nt);
-                    return BF_REFUSED;
-                }
-            }
-        }
-    }
-    int d = decide (s, j, NULL, err);
-    if (d == D_ERROR)
-        return BF_ERROR;
-    if (d == D_NEVER)
-        return BF_NEVER;
-    if (d == D_WAIT) {
-        note_failed (s, nt);
-        return BF_PASS;
-    }
-    /* A job ending by even the earliest possible reservation starts
-     * without computing it. */
-    if (bp->bound < 0)
-        bp->bound = shadow_bound (s, bp->head);
-    if (end_t > bp->bound + EPS) {
-        if (ensure_reserved (s, bp->head, err) < 0)
-            return BF_ERROR;
-    }
-    if (end_t <= bp->bound + EPS || end_t <= s->hr.shadow + EPS)
-        return BF_BEFORE;
-    if (resv_nodes (s) < 0) {
-        ns_error_set (err, EINVAL, "reservation lost");
-        return BF_ERROR;
-    }
-    if (ns_hresv_touches (&s->hr, s->pl)) {
-        /* Steer it to the free nodes outside the reservation: it cannot
-         * take more tasks there than they have free cores. */
-        d = nt > outside_room (s) ? D_WAIT : decide (s, j, s->hr.outside, err);
-        if (d == D_ERROR)
-            return BF_ERROR;
-        if (d != D_PLACED) {
-            refuse_reserved (s, f, nt);
-            return BF_REFUSED;
-        }
-    }
-    return BF_BESIDE;
-}
-
-/* Start the candidate j at queue position pos with the placement in s->pl,
- * as bf_scan () said (BF_BEFORE or BF_BESIDE).  0, or -1. */
-static int bf_start (ns_sim_t *s, struct bfpass *bp, int j, int pos, int how,
-                     ns_error_t *err)
-{
-    uint64_t before = s->cluster_version;
-    if (start_job (s, j, s->pl, err) < 0)
-        return -1;
-    ns_qb_remove (&s->qb, pos);
-    bp->room = bf_room (s);
-    if (how == BF_BEFORE)
-        return 0;
-    /* It keeps off the reserved nodes and ends after the shadow time: the
-     * reservation stays valid.  Keep the cache, and the free cores
-     * outside it less those the job holds (a node held whole, all of its
-     * cores). */
-    ns_hresv_beside (&s->hr, before, s->cluster_version, LV (s, j)->held);
-    return 0;
-}
-
-/* One backfill pass behind a head that cannot start (textbook EASY):
- * every candidate in queue order that fits the free nodes now starts if
- * it is estimated to end by the shadow time (anywhere), or else if it
- * fits the free nodes outside the head's reservation (it is steered
- * there): bf_scan () says which, bf_start () starts it.  A candidate
- * ending by the shadow time gives its nodes back before the head needs
- * them, but the reservation is then recomputed (it prefers nodes busy
- * now, which the candidate's nodes now are) and may have moved: the
- * candidates refused for the reserved nodes before it are examined
- * again, up to where the scan reached.  A start never makes a refused
- * decision possible otherwise (it only takes cores and adds tenants), and
- * on identical exclusive nodes not even then (the free and extra counts
- * only fall), so the scan equals the textbook one.
- */
-static int backfill (ns_sim_t *s, ns_error_t *err)
-{
-    struct bfpass bp = { .head = s->qb.job[s->qb.start], .bound = -1,
-                         .room = bf_room (s),
-                         .total = ns_cluster_total_cores (s->c) };
-    int head = bp.head;
-    int examined = 0;
-    int pos = s->qb.start + 1;
-    /* The last pass started nothing, and nothing started or ended since,
-     * same head: every job it examined gets the same answer (decisions
-     * depend on the state alone, and a refused job's end only moves later
-     * with the shadow time), so go on where it stopped: only jobs
-     * submitted since are new.  Queue positions behind it do not move. */
-    if (s->cacheable && s->bf_head == head
-        && s->bf_version == s->cluster_version && s->bf_pos >= pos) {
-        pos = s->bf_pos;
-        examined = s->bf_examined;
-    }
-    uint64_t version = s->cluster_version;
-    int limit = -1;         /* rescans stop here (where the scan reached) */
-    int rescan;
-    /* Jobs that cannot start are passed without being looked at (only
-     * when the whole queue is scanned: with a depth, every job looked at
-     * counts). */
-    int jump = s->conf.bf_depth == INT_MAX;
-    do {
-        int end = limit < 0 ? s->qb.end : limit;
-        bp.refused = 0;
-        rescan = 0;
-        ns_qb_scan_reset (&s->qb);
-        for (;; pos++) {
-            if (bp.room <= 0)
-                break;
-            if (jump) {
-                ns_qb_bounds_t q;
-                scan_bounds (s, head, bp.room, &q);
-                pos = ns_qb_next_candidate (&s->qb, pos, end, &q);
-            }
-            else {
-                if (limit < 0 && examined >= s->conf.bf_depth)
-                    break;
-                pos = ns_qb_next_live (&s->qb, pos, end);
-            }
-            if (pos >= end)
-                break;
-            examined++;
-            int j = s->qb.job[pos];
-            int how = bf_scan (s, &bp, j, pos, err);
-            switch (how) {
-                case BF_ERROR:
-                    return -1;
-                case BF_PASS:
-                    break;
-                case BF_REFUSED:
-                    bp.refused = 1;
-                    break;
-                case BF_NEVER:
-                    drop_never (s, j);
-                    ns_qb_remove (&s->qb, pos);
-                    break;
-                default:
-                    if (bf_start (s, &bp, j, pos, how, err) < 0)
-                        return -1;
-                    /* The reservation is recomputed when next needed
-                     * (the cluster version moved): look at the refused
-                     * again. */
-                    if (how == BF_BEFORE && bp.refused)
-                        rescan = 1;
-            }
-        }
-        if (rescan) {
-            if (limit < 0) {
-                /* the first scan's end, for the next pass to resume */
-                s->bf_pos = pos;
-                s->bf_examined = examined;
-            }
-            limit = limit < 0 ? pos : limit;
-            pos = s->qb.start + 1;
-        }
-    } while (rescan);
-    if (limit < 0) {
-        s->bf_pos = pos;
-        s->bf_examined = examined;
-    }
-    /* A start in this pass may have moved the nodes an earlier refused
-     * job would get: then the next pass looks at all of them again. */
-    s->bf_head = version == s->cluster_version ? head : -1;
-    s->bf_version = s->cluster_version;
-    return 0;
-}
-
 static int schedule (ns_sim_t *s, ns_error_t *err)
 {
     while (s->qb.start < s->qb.end) {
         int head = s->qb.job[s->qb.start];
-        int d = decide (s, head, NULL, err);
+        int d = ns_eng_decide (s, head, NULL, err);
         if (d == D_ERROR)
             return -1;
         if (d == D_WAIT)
             break;
         ns_qb_remove (&s->qb, s->qb.start);
         if (d == D_NEVER)
-            drop_never (s, head);
-        else if (start_job (s, head, s->pl, err) < 0)
+            ns_eng_drop_never (s, head);
+        else if (ns_eng_start_job (s, head, s->pl, err) < 0)
             return -1;
     }
     if (s->qb.start < s->qb.end && s->conf.backfill == NS_BACKFILL_EASY)
-        return backfill (s, err);
+        return ns_backfill (s, err);
     return 0;
 }
 
@@ -1514,7 +930,8 @@ int ns_sim_schedule_is_packs (const ns_simconf_t *conf,
                               const ns_simjob_t *jobs, int64_t njobs)
 {
     const ns_policy_t *pol = &conf->policy;
-    if (!ns_policy_is_sharing (pol->kind) || pol->fallback_after > 0 || pol->seed != 0 || conf->machine
+    if (!ns_policy_is_sharing (pol->kind) || pol->fallback_after > 0
+        || pol->seed != 0 || conf->machine
         || njobs <= 0)
         return 0;
     for (int64_t j = 0; j < njobs; j++)
@@ -1608,7 +1025,8 @@ int ns_sim_run (ns_sim_t *s, double until, ns_error_t *err)
                 && r->oroom_version == s->cluster_version) {
                 int64_t kept = r->oroom;
                 r->oroom_mark = -1;
-                if (outside_room (s) != kept)
+                if (ns_hresv_outside_room (r, s->c, s->cluster_version)
+                    != kept)
                     return ns_error_set (err, EPROTO, "free cores outside "
                                          "the reservation: %lld kept, %lld "
                                          "counted", (long long)kept,

@@ -77,8 +77,9 @@ static inline int ns_evq_next (const ns_evq_t *q, double sub_t, ns_ev_t *e)
     if (q->nheap > 0) {
         const ns_ev_t *h = &q->heap[0];
         if (!have || h->t < e->t
-            || (h->t == e->t && (h->type < e->type
-                                 || (h->type == e->type && h->job < e->job)))) {
+            || (h->t == e->t
+                && (h->type < e->type
+                    || (h->type == e->type && h->job < e->job)))) {
             *e = *h;
             return 2;
         }

@@ -33,7 +33,8 @@ static void begin_and_marks (void)
     ns_hresv_mark (&r, 5);
     ok (!r.outside[2] && !r.outside[5] && r.outside[0] && r.outside[7],
         "marked nodes are not outside");
-    ns_share_t sh[2] = { { .node = 1, .cores = 1 }, { .node = 5, .cores = 1 } };
+    ns_share_t sh[2] = { { .node = 1, .cores = 1 },
+                         { .node = 5, .cores = 1 } };
     ns_placement_t pl = { .n = 1, .shares = sh };
     ok (!ns_hresv_touches (&r, &pl), "a placement on node 1 keeps off");
     pl.n = 2;
