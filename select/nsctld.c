@@ -57,391 +57,11 @@
 #include "nsrequest.h"
 
 
-/* Rebuild the model from slurmctld's records at least this often, so that
- * anything the start/end hooks missed cannot last. */
-#define REBUILD_EVERY 120
-/* Why a job waits, where its user sees it:
- * - on every release, the job's SystemComment (`scontrol show job`,
- *   `squeue -O SystemComment`, nodeshare-why JOBID), set only when it is
- *   empty or nodeshare's own, so an administrator's or Slurm's comment is
- *   never overwritten;
- * - up to 22.05 also the reason: select_nodes() keeps state_desc for
- *   WAIT_BLOCK_D_ACTION (and for no other "waiting for resources" code),
- *   so squeue's %R prints it.  From 23.02 select_nodes() resets the
- *   reason to Resources and frees state_desc after every failed test. */
-#if !NS_SLURM_AT_LEAST(23, 2, 0)
-#define NS_WAIT_REASON WAIT_BLOCK_D_ACTION
-#endif
-#define NS_DESC_PREFIX "nodeshare: "
-
-struct running {
-    uint32_t id;
-    time_t end;         /* expected end, refreshed before each use */
-};
-
 /* One lock for the slurmctld side (nsctld_int.h). */
 pthread_mutex_t ns_ctld_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The model of the cluster and what a decision needs beside it: this
- * file's own state, with ns_ctld_lock held. */
-static struct {
-    ns_cluster_t *cl;
-    int dirty;
-    int nnodes;
-    ns_placement_t *pl;
-    unsigned char *allowed;
-    unsigned char *gres_node;   /* nnodes entries: the node has GRES */
-    int ngres_nodes;
-    ns_share_t *shares;         /* nnodes entries of scratch */
-    int64_t *mem;               /* nnodes entries: MB beside shares */
-    struct running *run;
-    int nrun, caprun;
-    time_t built;               /* when the model was last rebuilt */
-    ns_jobmemo_t *memo;
-    unsigned gen;
-} M = { .dirty = 1 };
-
 /* The hash of the last internal error logged (log_error_once). */
 static uint64_t last_error;
-
-void model_create (void)
-{
-    if (!(M.memo = ns_jobmemo_create ()))
-        fatal ("nodeshare: out of memory");
-    M.dirty = 1;
-}
-
-void model_destroy (void)
-{
-    ns_cluster_destroy (M.cl);
-    M.cl = NULL;
-    ns_placement_destroy (M.pl);
-    M.pl = NULL;
-    ns_jobmemo_destroy (M.memo);
-    M.memo = NULL;
-    free (M.allowed);
-    free (M.gres_node);
-    free (M.shares);
-    free (M.mem);
-    free (M.run);
-    M.allowed = NULL;
-    M.gres_node = NULL;
-    M.shares = NULL;
-    M.mem = NULL;
-    M.run = NULL;
-    M.nnodes = M.nrun = M.caprun = 0;
-}
-
-void model_mark_dirty (void)
-{
-    M.dirty = 1;
-}
-
-void model_config_changed (void)
-{
-    ns_jobmemo_forget_programs (M.memo);
-    M.dirty = 1;
-}
-
-ns_jobmemo_t *model_memo (void)
-{
-    return M.memo;
-}
-
-const ns_cluster_t *model_cluster (void)
-{
-    return M.cl;
-}
-
-/*
- * The cluster
- */
-
-int node_cpus (const node_record_t *node)
-{
-    if (!node)
-        return 0;
-    return node->cpus_efctv ? node->cpus_efctv : node->cpus;
-}
-
-static int ensure_scratch (int nn)
-{
-    if (nn == M.nnodes && M.pl)
-        return 0;
-    ns_placement_destroy (M.pl);
-    free (M.allowed);
-    free (M.gres_node);
-    free (M.shares);
-    free (M.mem);
-    M.pl = ns_placement_create (nn);
-    M.allowed = calloc (nn, 1);
-    M.gres_node = calloc (nn, 1);
-    M.shares = calloc (nn, sizeof (ns_share_t));
-    M.mem = calloc (nn, sizeof (int64_t));
-    M.nnodes = nn;
-    if (!M.pl || !M.allowed || !M.gres_node || !M.shares || !M.mem) {
-        M.nnodes = 0;
-        return -1;
-    }
-    return 0;
-}
-
-static int push_running (job_record_t *job)
-{
-    if (ns_grow (&M.run, &M.caprun, M.nrun + 1, sizeof (*M.run), 64) < 0)
-        return -1;
-    M.run[M.nrun++] = (struct running) {
-        .id = job->job_id, .end = job->end_time,
-    };
-    return 0;
-}
-
-static void drop_running (uint32_t id)
-{
-    for (int i = 0; i < M.nrun; i++)
-        if (M.run[i].id == id) {
-            M.run[i] = M.run[--M.nrun];
-            return;
-        }
-}
-
-/* Is memory a consumable resource (CR_*_Memory)? */
-/* The CPUs job holds on each node, into M.shares, and its memory, into
- * M.mem; returns the count. */
-static int job_shares (const job_record_t *job)
-{
-    const job_resources_t *jr = job->job_resrcs;
-    int n = 0, k = 0;
-    if (!jr || !jr->node_bitmap || !jr->cpus)
-        return 0;
-    int last = bit_fls (jr->node_bitmap);
-    for (int i = bit_ffs (jr->node_bitmap); i >= 0 && i <= last; i++) {
-        if (!bit_test (jr->node_bitmap, i))
-            continue;
-        int cpus = jr->cpus[k];
-        uint64_t mem = jr->memory_allocated ? jr->memory_allocated[k] : 0;
-        k++;
-        if (i >= M.nnodes || cpus <= 0)
-            continue;
-        int cap = ns_node_cores (M.cl, i);
-        M.mem[n] = ns_req_mem_consumed () && mem < INT64_MAX ? (int64_t)mem : 0;
-        M.shares[n].node = i;
-        M.shares[n].cores = cpus < cap ? cpus : cap;
-        n++;
-    }
-    return n;
-}
-
-/* The NS_JOB_* flags of a running job the plugin has no decision of
- * (placed before a restart, or by stock cons_tres): closed nodes for
- * --exclusive and the exclusive/spread policies, striped when the policy
- * governs it and it spans several nodes, else packed. */
-static int running_flags (const job_record_t *job, int program, int nnodes)
-{
-    const ns_policy_t *pol = ns_config_policy (ctld_cfg ());
-    const job_details_t *d = job->details;
-    if ((d && ns_req_holds_whole_nodes (d))
-        || pol->kind == NS_POLICY_EXCLUSIVE || pol->kind == NS_POLICY_SPREAD)
-        return NS_JOB_CLOSES_NODES
-               | (pol->kind == NS_POLICY_SPREAD ? NS_JOB_STRIPED : 0);
-    /* A striped job's details hold the shape this plugin wrote (min_nodes,
-     * ntasks_per_node): they cannot tell an explicit request from ours,
-     * so the program and size decide (a job that asked for -N counts as
-     * governed after a restart, the safe side of the co-tenant limit). */
-    if (!d)
-        return NS_JOB_PACKED;
-    ns_request_t r;
-    int cpt = ns_set16 (d->cpus_per_task) ? d->cpus_per_task : 1;
-    int ntasks = d->num_tasks && d->num_tasks != NO_VAL
-                     ? (int)d->num_tasks : (int)(d->min_cpus / cpt);
-    ns_request_init (&r, job->job_id, program, ntasks > 0 ? ntasks : 1);
-    r.cpus_per_task = cpt;
-    if (!ns_place_governed (M.cl, pol, model_now (), &r))
-        return NS_JOB_PACKED;
-    return nnodes > 1 ? NS_JOB_STRIPED : 0;
-}
-
-/* Add a job that holds resources to the model.  0; -2 when the model
- * cannot hold it (its cores are held already: a partition with
- * OverSubscribe lets cons_tres give them to several jobs), which a
- * rebuild would not change; -1 on other trouble (a rebuild may mend it).
- * A job left out is logged once, and is not seen as a co-tenant. */
-static int add_running (job_record_t *job)
-{
-    ns_error_t err;
-    ns_jobinfo_t *ji = ns_jobmemo_get (M.memo, job->job_id);
-    if (!ji)
-        return -1;
-    ji->gen = M.gen;
-    int n = job_shares (job);
-    if (n == 0)
-        return 0;
-    int program = program_of (job, ji);
-    int flags = ji->placed ? ji->flags : running_flags (job, program, n);
-    if (ns_cluster_add_job_mem (M.cl, job->job_id, program, M.shares, n,
-                                flags, M.mem, &err) < 0
-        && (!flags || ns_cluster_add_job_mem (M.cl, job->job_id, program,
-                                              M.shares, n, 0, M.mem,
-                                              &err) < 0)) {
-        int full = errno == ENOSPC;
-        /* Once per job, not again at every rebuild. */
-        char *line = xstrdup_printf ("left out of the model: %s",
-                                     err.text);
-        uint64_t h = ns_fnv1a_str (line);
-        if (ji->logged != h) {
-            ji->logged = h;
-            verbose ("nodeshare: %pJ %s", job, line);
-        }
-        xfree (line);
-        return full ? -2 : -1;
-    }
-    return push_running (job);
-}
-
-/* Does the node have generic resources (slurm.conf Gres=, or as it
- * registered)? */
-static int node_has_gres (const node_record_t *node)
-{
-    return ns_gres_any (node->gres && node->gres[0] ? node->gres
-                        : node->config_ptr ? node->config_ptr->gres : NULL);
-}
-
-static int rebuild (ns_error_t *err)
-{
-    int nn = node_record_count;
-    if (nn < 1)
-        return ns_error_set (err, EINVAL, "no nodes");
-    ns_cluster_destroy (M.cl);
-    M.cl = NULL;
-    M.nrun = 0;
-    M.ngres_nodes = 0;
-    if (ensure_scratch (nn) < 0)
-        return ns_error_set (err, ENOMEM, "out of memory");
-    if (!(M.cl = ns_cluster_create (nn, 1, 1, err)))
-        return -1;
-    ns_cluster_set_tenant_hint (M.cl,
-                                ns_config_policy (ctld_cfg ())->max_cotenants);
-    for (int i = 0; i < nn; i++) {
-        const node_record_t *node = node_record_table_ptr[i];
-        int cpus = node_cpus (node);
-        int sockets = node && node->tot_sockets ? node->tot_sockets : 1;
-        if (cpus < 1)
-            cpus = 1;   /* no such node: the candidate bitmaps exclude it */
-        if (sockets > cpus)
-            sockets = cpus;
-        if (ns_cluster_set_node (M.cl, i, cpus, sockets, err) < 0)
-            return -1;
-        /* What cons_tres allocates besides CPUs, and the order it takes
-         * nodes in (design.md 7.2). */
-        if (node && ns_req_mem_consumed () && node->real_memory > node->mem_spec_limit
-            && node->real_memory < INT64_MAX)
-            (void)ns_cluster_set_node_mem (
-                M.cl, i, (int64_t)(node->real_memory - node->mem_spec_limit),
-                NULL);
-        if (node && ns_cluster_set_node_weight (M.cl, i, node->weight, err)
-                        < 0)
-            return -1;
-        /* Explanations (log, squeue's reason) name nodes as Slurm does.
-         * A name the model refuses (over 255 bytes, no memory) leaves the
-         * index: cosmetic, never a reason to fall back to stock. */
-        if (node && node->name)
-            (void)ns_cluster_set_node_name (M.cl, i, node->name, NULL);
-        M.gres_node[i] = node && node_has_gres (node);
-        M.ngres_nodes += M.gres_node[i];
-    }
-    M.gen++;
-    if (job_list) {
-        list_itr_t *it = list_iterator_create (job_list);
-        job_record_t *job;
-        while ((job = list_next (it))) {
-            ns_jobinfo_t *ji = ns_jobmemo_get (M.memo, job->job_id);
-            if (ji)
-                ji->gen = M.gen;
-            if (IS_JOB_RUNNING (job))
-                add_running (job);
-        }
-        list_iterator_destroy (it);
-        /* Jobs that left slurmctld: forget them. */
-        ns_jobmemo_sweep (M.memo, M.gen);
-    }
-    M.dirty = 0;
-    M.built = time (NULL);
-    if (learn_start ())
-        learn_running (0);
-    debug ("nodeshare: model rebuilt: %d nodes, %d running jobs", nn,
-           ns_cluster_njobs (M.cl));
-    return 0;
-}
-
-/* The model as slurmctld's state is now: rebuilt when something changed
- * that the incremental updates do not follow, or every REBUILD_EVERY
- * seconds.  0, or -1 (err set; the next call tries again). */
-static int model_current (ns_error_t *err)
-{
-    if (!M.dirty && M.nnodes == node_record_count
-        && time (NULL) - M.built <= REBUILD_EVERY)
-        return 0;
-    if (rebuild (err) < 0) {
-        M.dirty = 1;
-        return -1;
-    }
-    return 0;
-}
-
-/* Pending jobs that are cancelled never reach job_fini and rebuilds may
- * be rare: forget jobs that left slurmctld once the memo clearly holds
- * more than the jobs there are. */
-static void sweep_memo (void)
-{
-    if (!job_list
-        || ns_jobmemo_count (M.memo) <= 2 * list_count (job_list) + 1024)
-        return;
-    M.gen++;
-    list_itr_t *it = list_iterator_create (job_list);
-    job_record_t *job;
-    while ((job = list_next (it))) {
-        ns_jobinfo_t *ji = ns_jobmemo_find (M.memo, job->job_id);
-        if (ji)
-            ji->gen = M.gen;
-    }
-    list_iterator_destroy (it);
-    ns_jobmemo_sweep (M.memo, M.gen);
-}
-
-void ns_ctld_dirty (void)
-{
-    pthread_mutex_lock (&ns_ctld_lock);
-    M.dirty = 1;
-    pthread_mutex_unlock (&ns_ctld_lock);
-}
-
-void ns_ctld_job_begin (job_record_t *job)
-{
-    pthread_mutex_lock (&ns_ctld_lock);
-    /* A job the model cannot hold (-2) is left out: rebuilding for it
-     * would only leave it out again, at every scheduling call. */
-    if (ctld_active () && !M.dirty && M.cl && add_running (job) == -1)
-        M.dirty = 1;
-    if (ctld_active ()) {
-        if (!learn_on () && learn_start ())
-            learn_running (job->job_id);
-        learn_begin (job, 1);
-    }
-    pthread_mutex_unlock (&ns_ctld_lock);
-}
-
-void ns_ctld_job_fini (job_record_t *job)
-{
-    pthread_mutex_lock (&ns_ctld_lock);
-    if (ctld_active () && !M.dirty && M.cl) {
-        if (ns_job_exists (M.cl, job->job_id) > 0)
-            ns_cluster_remove_job (M.cl, job->job_id, NULL);
-        drop_running (job->job_id);
-    }
-    if (ctld_active ())
-        learn_end (job);
-    pthread_mutex_unlock (&ns_ctld_lock);
-}
 
 /*
  * The request
@@ -490,14 +110,8 @@ struct call {
 static void build_request (job_record_t *job, ns_jobinfo_t *ji,
                            const struct call *c, ns_request_t *r)
 {
-    ns_reqctx_t x = {
-        .cfg = ctld_cfg (),
-        .nnodes = M.nnodes,
-        .allowed = M.allowed,
-        .gres_node = M.gres_node,
-        .ngres_nodes = M.ngres_nodes,
-        .now = time (NULL),
-    };
+    ns_reqctx_t x = { .cfg = ctld_cfg (), .now = time (NULL) };
+    model_reqctx (&x);
     ns_req_build (&x, job, program_of (job, ji), c->bitmap, c->max_nodes, r);
 }
 
@@ -505,64 +119,22 @@ static void build_request (job_record_t *job, ns_jobinfo_t *ji,
  * The answer
  */
 
-static int ours (const char *text)
-{
-    return text && !strncmp (text, NS_DESC_PREFIX, strlen (NS_DESC_PREFIX));
-}
-
 static void touch_jobs (void)
 {
     if (&last_job_update)
         last_job_update = time (NULL);
 }
 
+/* Why the job waits (nsrequest.c), or nothing. */
 static void clear_reason (job_record_t *job)
 {
-    int touched = 0;
-    if (ours (job->system_comment)) {
-        xfree (job->system_comment);
-        touched = 1;
-    }
-#ifdef NS_WAIT_REASON
-    if (job->state_reason == NS_WAIT_REASON && ours (job->state_desc)) {
-        job->state_reason = WAIT_RESOURCES;
-        xfree (job->state_desc);
-        touched = 1;
-    }
-#endif
-    if (touched)
+    if (ns_req_clear_reason (job))
         touch_jobs ();
-}
-
-/* "job 7 (LAM, 24 cores) [twins]: waits (twin): ..." -> "waits (twin):
- * ..." for squeue's reason column. */
-static const char *explain_tail (const char *explain)
-{
-    const char *p = strstr (explain, "]: ");
-    return p ? p + 3 : explain;
 }
 
 static void set_reason (job_record_t *job, const char *explain)
 {
-    char *desc = xstrdup_printf (NS_DESC_PREFIX "%s", explain_tail (explain));
-    int touched = 0;
-    if ((!job->system_comment || ours (job->system_comment))
-        && xstrcmp (job->system_comment, desc)) {
-        xfree (job->system_comment);
-        job->system_comment = xstrdup (desc);
-        touched = 1;
-    }
-#ifdef NS_WAIT_REASON
-    if (job->state_reason != NS_WAIT_REASON
-        || xstrcmp (job->state_desc, desc)) {
-        job->state_reason = NS_WAIT_REASON;
-        xfree (job->state_desc);
-        job->state_desc = xstrdup (desc);
-        touched = 1;
-    }
-#endif
-    xfree (desc);
-    if (touched)
+    if (ns_req_set_reason (job, explain))
         touch_jobs ();
 }
 
@@ -858,7 +430,7 @@ static const char *beyond_limits (const struct call *c,
 static int decide_now (const struct call *c, ns_jobinfo_t *ji,
                        const ns_request_t *r, int *waits)
 {
-    ns_placement_t *pl = M.pl;
+    ns_placement_t *pl = model_pl ();
     int rc;
 
     if (pl->verdict == NS_PLACED) {
@@ -916,68 +488,6 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
     return SLURM_ERROR;
 }
 
-static int by_end (const void *a, const void *b)
-{
-    const struct running *x = a, *y = b;
-    if (x->end != y->end)
-        return x->end < y->end ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* Time limits change (scontrol update): read the expected ends again.
- * By id, not by a kept pointer: a record is only safe while looked up. */
-static void refresh_ends (void)
-{
-    if (!find_job_record)
-        return;
-    for (int i = 0; i < M.nrun; i++) {
-        job_record_t *job = find_job_record (M.run[i].id);
-        if (job)
-            M.run[i].end = job->end_time;
-    }
-}
-
-/* Where will the job start?  Take running jobs out of the model in the
- * order they end until the policy places the job (ns_place_after: the
- * same "what if these jobs ended" the simulator's reservation uses); that
- * placement is where cons_tres is then asked for a start time, so that
- * backfill's reservation lies on the nodes nodeshare will pick at that
- * time.  1 when a placement was found (M.pl); *not_before is then the end
- * of the last job that had to end for it, before which the policy does
- * not place the job. */
-static int decide_future (const ns_request_t *r, time_t from,
-                          time_t *not_before)
-{
-    ns_error_t err;
-    refresh_ends ();
-    qsort (M.run, M.nrun, sizeof (*M.run), by_end);
-    uint64_t *ids = calloc (M.nrun ? M.nrun : 1, sizeof (*ids));
-    double *ends = calloc (M.nrun ? M.nrun : 1, sizeof (*ends));
-    int found = 0;
-    if (ids && ends) {
-        for (int k = 0; k < M.nrun; k++) {
-            ids[k] = M.run[k].id;
-            /* Jobs that end before the window opens end together at
-             * its start (the first try is once they all have). */
-            ends[k] = (double)(M.run[k].end < from ? from : M.run[k].end);
-        }
-        ns_request_t q = *r;
-        q.flags |= NS_REQ_QUIET;
-        int k = ns_place_after (M.cl, ns_config_policy (ctld_cfg ()),
-                                model_now (),
-                                ns_config_progtab (ctld_cfg ()), &q, ids, ends,
-                                M.nrun, M.pl, &err);
-        if (k < 0)
-            M.dirty = 1;    /* the model could not be restored: rebuild */
-        found = k > 0;
-        if (found)
-            *not_before = (time_t)ends[k - 1];
-    }
-    free (ids);
-    free (ends);
-    return found;
-}
-
 /* cons_tres on the candidate nodes that already run a job (the model's
  * busy-first order for small jobs, design.md section 2); the bitmap is
  * restored when it cannot place the job there. */
@@ -985,10 +495,10 @@ static int stock_on_busy (const struct call *c)
 {
     bitstr_t *saved = bit_copy (c->bitmap);
     int any = 0;
-    for (int i = 0; i < M.nnodes && i < bit_size (c->bitmap); i++) {
+    for (int i = 0; i < model_nnodes () && i < bit_size (c->bitmap); i++) {
         if (!bit_test (c->bitmap, i))
             continue;
-        if (ns_node_is_empty (M.cl, i))
+        if (ns_node_is_empty (model_cl (), i))
             bit_clear (c->bitmap, i);
         else
             any = 1;
@@ -1006,16 +516,6 @@ static int stocks (const ns_placement_t *pl)
     return pl->rule == NS_RULE_PACK || pl->rule == NS_RULE_FALLBACK;
 }
 
-/* Does a running job end by t? */
-static int any_ends_by (time_t t)
-{
-    refresh_ends ();
-    for (int i = 0; i < M.nrun; i++)
-        if (M.run[i].end <= t)
-            return 1;
-    return 0;
-}
-
 /* A will-run test: when and where would the job start?  Backfill (24.11)
  * tests it in a window that opens at `from` (later than now): the answer
  * is the placement on the cluster as it will be then, the jobs that end
@@ -1025,17 +525,17 @@ static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
 {
     time_t not_before = 0, now = time (NULL);
     time_t from = ns_exc_window_start (&c->exc);
-    int later = from > now && any_ends_by (from);
-    if (M.pl->verdict == NS_PLACED && !later) {
-        int rc = beyond_limits (c, M.pl) ? SLURM_ERROR
-                                         : allocate_on (c, ji, r, M.pl, 0);
+    int later = from > now && model_any_ends_by (from);
+    if (model_pl ()->verdict == NS_PLACED && !later) {
+        int rc = beyond_limits (c, model_pl ()) ? SLURM_ERROR
+                                         : allocate_on (c, ji, r, model_pl (), 0);
         /* The floor, as in decide_now(). */
         if (rc != SLURM_SUCCESS
             && ns_place_fallback_in (ns_config_policy (ctld_cfg ()), r) >= 0)
             rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         return rc;
     }
-    int found = decide_future (r, later ? from : 0, &not_before);
+    int found = model_place_after (r, later ? from : 0, &not_before);
     if (found && not_before < from)
         not_before = from;
     int64_t fb = ns_place_fallback_in (ns_config_policy (ctld_cfg ()), r);
@@ -1048,12 +548,12 @@ static int decide_will_run (const struct call *c, ns_jobinfo_t *ji,
         return rc;
     }
     if (found) {
-        int rc = stocks (M.pl) ? call_stock (c, c->min_nodes, c->max_nodes,
+        int rc = stocks (model_pl ()) ? call_stock (c, c->min_nodes, c->max_nodes,
                                              c->req_nodes)
-                               : allocate_on (c, ji, r, M.pl, 0);
+                               : allocate_on (c, ji, r, model_pl (), 0);
         /* The floor: cons_tres refuses the future nodes (memory, reserved
          * cores, limits the model does not see): answer as stock does. */
-        if (rc != SLURM_SUCCESS && !stocks (M.pl) && fb >= 0)
+        if (rc != SLURM_SUCCESS && !stocks (model_pl ()) && fb >= 0)
             return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         /* cons_tres answers when the cores are free, and a job the policy
          * holds back (a twin next to its twin) may find them free now:
@@ -1081,19 +581,19 @@ static int decide (const struct call *c, int run_now, int *waits)
         log_error_once (job, err.text);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
-    if (bit_size (c->bitmap) < M.nnodes
+    if (bit_size (c->bitmap) < model_nnodes ()
         || (job->details->req_node_bitmap
-            && bit_size (job->details->req_node_bitmap) < M.nnodes)) {
+            && bit_size (job->details->req_node_bitmap) < model_nnodes ())) {
         log_error_once (job, "node bitmap smaller than the node table");
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
-    sweep_memo ();
-    ns_jobinfo_t *ji = ns_jobmemo_get (M.memo, job->job_id);
+    model_sweep_memo ();
+    ns_jobinfo_t *ji = ns_jobmemo_get (model_memo (), job->job_id);
     if (!ji) {
         log_error_once (job, "out of memory");
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
-    ji->gen = M.gen;
+    ji->gen = model_gen ();
     ns_req_undo_shape (job, ji);
 
     const char *why = ns_req_beyond_model (job);
@@ -1130,44 +630,44 @@ static int decide (const struct call *c, int run_now, int *waits)
     build_request (job, ji, c, &r);
     if (run_now && explores (job, r.program))
         r.flags |= NS_REQ_EXPLORE;
-    if (ns_place (M.cl, ns_config_policy (ctld_cfg ()), model_now (),
-                  ns_config_progtab (ctld_cfg ()), &r, M.pl, &err) < 0) {
+    if (ns_place (model_cl (), ns_config_policy (ctld_cfg ()), model_now (),
+                  ns_config_progtab (ctld_cfg ()), &r, model_pl (), &err) < 0) {
         log_error_once (job, err.text);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
-    if ((r.flags & NS_REQ_EXPLORE) && M.pl->verdict != NS_PLACED) {
+    if ((r.flags & NS_REQ_EXPLORE) && model_pl ()->verdict != NS_PLACED) {
         /* No empty nodes for it alone: as if it had not explored. */
         r.flags &= ~NS_REQ_EXPLORE;
-        if (ns_place (M.cl, ns_config_policy (ctld_cfg ()), model_now (),
-                      ns_config_progtab (ctld_cfg ()), &r, M.pl, &err) < 0) {
+        if (ns_place (model_cl (), ns_config_policy (ctld_cfg ()), model_now (),
+                      ns_config_progtab (ctld_cfg ()), &r, model_pl (), &err) < 0) {
             log_error_once (job, err.text);
             return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         }
     }
-    if (stocks (M.pl)) {
+    if (stocks (model_pl ())) {
         /* Packed as stock Slurm packs it: cons_tres decides, whether it
          * can start now or not; a small job on nodes in use first. */
         ji->placed = 1;
         ji->flags = NS_JOB_PACKED;
-        decision ("pack", M.pl->why ? ns_pack_why_name (M.pl->why)
-                                    : ns_rule_name (M.pl->rule));
+        decision ("pack", model_pl ()->why ? ns_pack_why_name (model_pl ()->why)
+                                    : ns_rule_name (model_pl ()->rule));
         int rc = SLURM_ERROR;
-        if (run_now && M.pl->why == NS_PACK_SMALL
+        if (run_now && model_pl ()->why == NS_PACK_SMALL
             && ns_policy_keeps_empty (ns_config_policy (ctld_cfg ()),
                                       model_now ()))
             rc = stock_on_busy (c);
         if (rc != SLURM_SUCCESS)
             rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         if (run_now && rc == SLURM_SUCCESS)
-            log_stock (ji, M.pl, c->bitmap);
+            log_stock (ji, model_pl (), c->bitmap);
         return rc;
     }
-    if (M.pl->verdict == NS_NEVER) {
+    if (model_pl ()->verdict == NS_NEVER) {
         /* The policy's shape never fits these nodes: cons_tres decides
          * (and says "never" itself when the job cannot run as asked). */
         decision ("stock", "shape never fits");
         if (run_now)
-            log_once (ji, M.pl->explain);
+            log_once (ji, model_pl ()->explain);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
     return run_now ? decide_now (c, ji, &r, waits)
@@ -1184,7 +684,7 @@ struct would {
     const char *what;       /* struct shadow_rec's would */
     const char *reason;     /* for the metrics: a fixed string */
     char line[640];         /* the decision line, "would" in it */
-    int placed;             /* M.pl holds the policy's nodes */
+    int placed;             /* model_pl () holds the policy's nodes */
 };
 
 /* "job 7 (LAM, 24 cores) [twins]: " + "would " + VERB + the rest. */
@@ -1222,14 +722,14 @@ static void shadow_decide (const struct call *c, ns_jobinfo_t *ji,
         return;
     }
     build_request (job, ji, c, &r);
-    if (ns_place (M.cl, ns_config_policy (ctld_cfg ()), model_now (),
-                  ns_config_progtab (ctld_cfg ()), &r, M.pl, &err) < 0) {
+    if (ns_place (model_cl (), ns_config_policy (ctld_cfg ()), model_now (),
+                  ns_config_progtab (ctld_cfg ()), &r, model_pl (), &err) < 0) {
         snprintf (w->line, sizeof (w->line), "JobId=%u: %s; would leave it "
                   "to cons_tres", job->job_id, err.text);
         return;
     }
-    const ns_placement_t *pl = M.pl;
-    const char *tail = explain_tail (pl->explain);
+    const ns_placement_t *pl = model_pl ();
+    const char *tail = ns_req_explain_tail (pl->explain);
     w->reason = pl->why ? ns_pack_why_name (pl->why)
                         : ns_rule_name (pl->rule);
     if (stocks (pl)) {
@@ -1272,8 +772,8 @@ static int shadow_differs (const struct would *w, bitstr_t *chosen)
     if (!w->placed)
         return 0;
     int n = 0;
-    for (int i = 0; i < M.pl->n; i++) {
-        int node = M.pl->shares[i].node;
+    for (int i = 0; i < model_pl ()->n; i++) {
+        int node = model_pl ()->shares[i].node;
         if (node >= bit_size (chosen) || !bit_test (chosen, node))
             return 1;
         n++;
@@ -1290,12 +790,12 @@ static void shadow_note (const struct call *c, ns_jobinfo_t *ji,
     int len = 0;
     if (w->placed) {
         bitstr_t *b = bit_alloc (bit_size (c->bitmap));
-        for (int i = 0; i < M.pl->n; i++) {
-            if (M.pl->shares[i].node < bit_size (b))
-                bit_set (b, M.pl->shares[i].node);
+        for (int i = 0; i < model_pl ()->n; i++) {
+            if (model_pl ()->shares[i].node < bit_size (b))
+                bit_set (b, model_pl ()->shares[i].node);
             if (len < (int)sizeof (shape))
                 len += snprintf (shape + len, sizeof (shape) - len, "%s%d",
-                                 i ? "+" : "", M.pl->shares[i].cores);
+                                 i ? "+" : "", model_pl ()->shares[i].cores);
         }
         nodes = bitmap2node_name (b);
         FREE_NULL_BITMAP (b);
@@ -1314,7 +814,7 @@ static void shadow_note (const struct call *c, ns_jobinfo_t *ji,
         .would = w->what,
         .nodes = nodes ? nodes : "",
         .shape = shape,
-        .rule = w->placed ? ns_rule_name (M.pl->rule) : "",
+        .rule = w->placed ? ns_rule_name (model_pl ()->rule) : "",
         .stock = names,
         .differs = differs,
         .why = w->line,
@@ -1334,7 +834,7 @@ static int shadow_test (const struct call *c, int run_now)
 {
     ns_error_t err;
     /* A shape written in normal mode, before a reconfigure. */
-    ns_jobinfo_t *was = M.memo ? ns_jobmemo_find (M.memo, c->job->job_id)
+    ns_jobinfo_t *was = model_memo () ? ns_jobmemo_find (model_memo (), c->job->job_id)
                                : NULL;
     if (was)
         ns_req_undo_shape (c->job, was);
@@ -1354,18 +854,18 @@ static int shadow_test (const struct call *c, int run_now)
         snprintf (w.line, sizeof (w.line), "JobId=%u: %s", job->job_id,
                   err.text);
     }
-    else if (bit_size (cand) < M.nnodes) {
+    else if (bit_size (cand) < model_nnodes ()) {
         snprintf (w.line, sizeof (w.line), "JobId=%u: node bitmap smaller "
                   "than the node table", job->job_id);
     }
     else {
-        sweep_memo ();
-        ji = ns_jobmemo_get (M.memo, job->job_id);
+        model_sweep_memo ();
+        ji = ns_jobmemo_get (model_memo (), job->job_id);
     }
     if (ji) {
         struct call dry = *c;
         dry.bitmap = cand;
-        ji->gen = M.gen;
+        ji->gen = model_gen ();
         shadow_decide (&dry, ji, &w);
         /* It runs where cons_tres put it: packed, for the model. */
         ji->placed = 1;
@@ -1380,57 +880,13 @@ static int shadow_test (const struct call *c, int run_now)
     return rc;
 }
 
-/*
- * The decision in accounting: "[nodeshare] LINE" in the job's
- * AdminComment, which slurmctld sends to slurmdbd when the job starts
- * (sacct -o AdminComment) and keeps after the job ends (nodeshare-why).
- * What else is there (a job_submit plugin's words) stays: only an
- * earlier segment of nodeshare's own (a requeued job starts again) is
- * replaced, and segments are separated by " | ".
- */
-#define AC_TAG "[nodeshare] "
-#define AC_SEP " | "
-#define AC_MAX 480
-
+/* The decision in accounting (nsrequest.c): "[nodeshare] LINE" in the
+ * job's AdminComment, when nodeshare.json asks for it. */
 static void note_admin_comment (job_record_t *job, const char *line)
 {
-    if (!ns_config_admin_comment (ctld_cfg ()))
-        return;
-    char *rest = NULL;
-    const char *old = job->admin_comment;
-    const char *at = old ? strstr (old, AC_TAG) : NULL;
-    if (old && at) {
-        const char *end = strstr (at, AC_SEP);
-        /* what was before ours, then what was after it */
-        xstrfmtcat (rest, "%.*s", (int)(at - old), old);
-        if (end)
-            xstrcat (rest, end + strlen (AC_SEP));
-        size_t n = rest ? strlen (rest) : 0;
-        while (n >= strlen (AC_SEP)
-               && !strcmp (rest + n - strlen (AC_SEP), AC_SEP))
-            rest[n -= strlen (AC_SEP)] = '\0';
-    }
-    else if (old) {
-        rest = xstrdup (old);
-    }
-    char *ac = NULL;
-    if (rest && rest[0])
-        xstrfmtcat (ac, "%s" AC_SEP, rest);
-    /* " | " inside the line would split it when read back */
-    char text[AC_MAX + 1];
-    snprintf (text, sizeof (text), "%s", line);
-    for (char *p = strstr (text, AC_SEP); p; p = strstr (p, AC_SEP))
-        p[1] = '/';
-    xstrfmtcat (ac, AC_TAG "%s", text);
-    xfree (rest);
-    if (xstrcmp (ac, job->admin_comment)) {
-        xfree (job->admin_comment);
-        job->admin_comment = ac;
+    if (ns_config_admin_comment (ctld_cfg ())
+        && ns_req_admin_comment (job, line))
         touch_jobs ();
-    }
-    else {
-        xfree (ac);
-    }
 }
 
 int ns_ctld_job_test (ns_job_test_f stock, job_record_t *job_ptr,

@@ -19,6 +19,7 @@
 #include "policy.h"
 
 #include "jobmemo.h"
+#include "nsrequest.h"
 
 /* Only slurmctld defines these; slurmd and the client commands load this
  * plugin too (design.md section 7), so they are weak and checked. */
@@ -36,7 +37,8 @@ enum { NS_CALL_RUN_NOW, NS_CALL_WILL_RUN, NS_CALL_TEST_ONLY, NS_CALL_KINDS };
  * Every function below runs with it held unless its comment says
  * otherwise.  Each part keeps its own state, static in its file:
  *   nsconf.c    the configuration (ctld_cfg, ctld_active)
- *   nsctld.c    the model of the cluster and the decisions (model_*)
+ *   nsmodel.c   the model of the cluster (model_*)
+ *   nsctld.c    the decisions and what they leave (reasons, logs)
  *   nslearn.c   online learning and its journal (learn_*)
  *   nsstats.c   counters, the overhead report and the metrics file
  *   nsshadow.c  shadow records
@@ -50,18 +52,40 @@ ns_config_t *ctld_cfg (void);
 /* In slurmctld with a configuration loaded. */
 int ctld_active (void);
 
-/* nsctld.c: the model */
+/* nsmodel.c: the model */
 void model_create (void);           /* at init: the job memo (fatal on ENOMEM) */
 void model_destroy (void);
 void model_mark_dirty (void);       /* rebuilt at the next use */
 void model_config_changed (void);   /* program ids changed: forget them */
 ns_jobmemo_t *model_memo (void);
 const ns_cluster_t *model_cluster (void);   /* NULL until built */
+/* nsmodel.c: what a decision uses */
+ns_cluster_t *model_cl (void);      /* the model, NULL until built */
+ns_placement_t *model_pl (void);    /* scratch for the placement */
+int model_nnodes (void);
+unsigned model_gen (void);          /* the memo's generation */
+/* The model's nodes in a request's context: candidates (scratch), GRES
+ * nodes. */
+void model_reqctx (ns_reqctx_t *x);
+/* The model as slurmctld's state is now (rebuilt when needed).  0, or -1
+ * (err set; the next call tries again). */
+int model_current (ns_error_t *err);
+/* Forget memo entries of jobs that left slurmctld, when there are many. */
+void model_sweep_memo (void);
+/* Where will the request start: running jobs taken out of the model in
+ * the order they end until the policy places it (ns_place_after), into
+ * model_pl ().  1 when placed (*not_before: the end of the last job that
+ * had to end), 0 when not; the model is marked for a rebuild when it could
+ * not be restored. */
+int model_place_after (const ns_request_t *r, time_t from,
+                       time_t *not_before);
+/* Does a running job end by t? */
+int model_any_ends_by (time_t t);
 
 /* nsident.c: the job's program id in the configuration's table (resolved
  * once, kept in ji). */
 int program_of (const job_record_t *job, ns_jobinfo_t *ji);
-/* nsctld.c: the node's CPUs as cons_tres counts them. */
+/* nsmodel.c: the node's CPUs as cons_tres counts them. */
 int node_cpus (const node_record_t *node);
 
 /* nslearn.c */

@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -12,11 +14,32 @@
 #include "src/common/bitstring.h"
 #include "src/common/list.h"
 #include "src/common/read_config.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
 
 #include "nsconfig.h"
 #include "policy.h"
 
 #include "nsrequest.h"
+
+/* Why a job waits, where its user sees it:
+ * - on every release, the job's SystemComment (`scontrol show job`,
+ *   `squeue -O SystemComment`, nodeshare-why JOBID), set only when it is
+ *   empty or nodeshare's own, so an administrator's or Slurm's comment is
+ *   never overwritten;
+ * - up to 22.05 also the reason: select_nodes() keeps state_desc for
+ *   WAIT_BLOCK_D_ACTION (and for no other "waiting for resources" code),
+ *   so squeue's %R prints it.  From 23.02 select_nodes() resets the
+ *   reason to Resources and frees state_desc after every failed test. */
+#if !NS_SLURM_AT_LEAST(23, 2, 0)
+#define NS_WAIT_REASON WAIT_BLOCK_D_ACTION
+#endif
+#define NS_DESC_PREFIX "nodeshare: "
+
+static int ours (const char *text)
+{
+    return text && !strncmp (text, NS_DESC_PREFIX, strlen (NS_DESC_PREFIX));
+}
 
 int ns_set16 (uint16_t v)
 {
@@ -235,4 +258,102 @@ void ns_req_apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
     ji->set_ntasks_per_node = d->ntasks_per_node;
     ji->set_pn_min_cpus = d->pn_min_cpus;
     ji->applied = 1;
+}
+
+/*
+ * The decision in accounting: "[nodeshare] LINE" in the job's
+ * AdminComment, which slurmctld sends to slurmdbd when the job starts
+ * (sacct -o AdminComment) and keeps after the job ends (nodeshare-why).
+ * What else is there (a job_submit plugin's words) stays: only an
+ * earlier segment of nodeshare's own (a requeued job starts again) is
+ * replaced, and segments are separated by " | ".
+ */
+#define AC_TAG "[nodeshare] "
+#define AC_SEP " | "
+#define AC_MAX 480
+
+int ns_req_admin_comment (job_record_t *job, const char *line)
+{
+    char *rest = NULL;
+    const char *old = job->admin_comment;
+    const char *at = old ? strstr (old, AC_TAG) : NULL;
+    if (old && at) {
+        const char *end = strstr (at, AC_SEP);
+        /* what was before ours, then what was after it */
+        xstrfmtcat (rest, "%.*s", (int)(at - old), old);
+        if (end)
+            xstrcat (rest, end + strlen (AC_SEP));
+        size_t n = rest ? strlen (rest) : 0;
+        while (n >= strlen (AC_SEP)
+               && !strcmp (rest + n - strlen (AC_SEP), AC_SEP))
+            rest[n -= strlen (AC_SEP)] = '\0';
+    }
+    else if (old) {
+        rest = xstrdup (old);
+    }
+    char *ac = NULL;
+    if (rest && rest[0])
+        xstrfmtcat (ac, "%s" AC_SEP, rest);
+    /* " | " inside the line would split it when read back */
+    char text[AC_MAX + 1];
+    snprintf (text, sizeof (text), "%s", line);
+    for (char *p = strstr (text, AC_SEP); p; p = strstr (p, AC_SEP))
+        p[1] = '/';
+    xstrfmtcat (ac, AC_TAG "%s", text);
+    xfree (rest);
+    if (xstrcmp (ac, job->admin_comment)) {
+        xfree (job->admin_comment);
+        job->admin_comment = ac;
+        return 1;
+    }
+    xfree (ac);
+    return 0;
+}
+
+int ns_req_clear_reason (job_record_t *job)
+{
+    int touched = 0;
+    if (ours (job->system_comment)) {
+        xfree (job->system_comment);
+        touched = 1;
+    }
+#ifdef NS_WAIT_REASON
+    if (job->state_reason == NS_WAIT_REASON && ours (job->state_desc)) {
+        job->state_reason = WAIT_RESOURCES;
+        xfree (job->state_desc);
+        touched = 1;
+    }
+#endif
+    return touched;
+}
+
+/* "job 7 (LAM, 24 cores) [twins]: waits (twin): ..." -> "waits (twin):
+ * ..." for squeue's reason column. */
+const char *ns_req_explain_tail (const char *explain)
+{
+    const char *p = strstr (explain, "]: ");
+    return p ? p + 3 : explain;
+}
+
+int ns_req_set_reason (job_record_t *job, const char *explain)
+{
+    char *desc = xstrdup_printf (NS_DESC_PREFIX "%s", ns_req_explain_tail (explain));
+    int touched = 0;
+    if ((!job->system_comment || ours (job->system_comment))
+        && xstrcmp (job->system_comment, desc)) {
+        xfree (job->system_comment);
+        job->system_comment = xstrdup (desc);
+        touched = 1;
+    }
+#ifdef NS_WAIT_REASON
+    if (job->state_reason != NS_WAIT_REASON
+        || xstrcmp (job->state_desc, desc)) {
+        job->state_reason = NS_WAIT_REASON;
+        xfree (job->state_desc);
+        job->state_desc = xstrdup (desc);
+        touched = 1;
+    }
+#endif
+    xfree (desc);
+    return touched;
 }

@@ -80,4 +80,25 @@ void ns_req_apply_shape (job_record_t *job, ns_jobinfo_t *ji, int width,
  * field since. */
 void ns_req_undo_shape (job_record_t *job, ns_jobinfo_t *ji);
 
+/* Why a job waits, where its user sees it: "nodeshare: " and the tail of
+ * the explanation ("waits (twin): ...") in its SystemComment, set only
+ * when that is empty or nodeshare's own (an administrator's or Slurm's
+ * comment is never overwritten), and up to 22.05 also in its reason
+ * (WAIT_BLOCK_D_ACTION, state_desc, squeue's %R).  1 when the record
+ * changed. */
+int ns_req_set_reason (job_record_t *job, const char *explain);
+/* Remove nodeshare's own reason.  1 when the record changed. */
+int ns_req_clear_reason (job_record_t *job);
+/* "job 7 (LAM, 24 cores) [twins]: waits (twin): ..." -> "waits (twin):
+ * ...". */
+const char *ns_req_explain_tail (const char *explain);
+
+/* The decision in accounting: "[nodeshare] LINE" in the job's
+ * AdminComment, which slurmctld sends to slurmdbd when the job starts
+ * (sacct -o AdminComment).  What else is there (a job_submit plugin's
+ * words) stays; an earlier segment of nodeshare's own (a requeued job) is
+ * replaced; segments are separated by " | " (a " | " inside LINE becomes
+ * " / ").  1 when the comment changed. */
+int ns_req_admin_comment (job_record_t *job, const char *line);
+
 #endif

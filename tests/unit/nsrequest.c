@@ -14,6 +14,8 @@
 #include "src/common/bitstring.h"
 #include "src/common/list.h"
 #include "src/common/read_config.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
 
 #include "nsrequest.h"
 #include "tap.h"
@@ -241,11 +243,67 @@ static void shapes (void)
         && !ns_set16 (INFINITE16), "set16: 3 only");
 }
 
+static const char *line1 = "job 11 (LAM, 24 cores) [twins]: waits (twin): "
+                           "only nodes with LAM jobs are free";
+
+static void reasons (void)
+{
+    struct rec j;
+    job_init (&j, 11, 24);
+    ok (ns_req_set_reason (&j.job, line1), "a reason set: the record changed");
+    is_str (str (j.job.system_comment),
+            "nodeshare: waits (twin): only nodes with LAM jobs are free",
+            "  SystemComment: nodeshare's prefix and the explanation's tail");
+    ok (!ns_req_set_reason (&j.job, line1), "  set again: unchanged");
+    ok (ns_req_clear_reason (&j.job) && j.job.system_comment == NULL,
+        "  cleared: no SystemComment");
+    j.job.system_comment = xstrdup ("held by the site");
+    ns_req_set_reason (&j.job, line1);
+    is_str (str (j.job.system_comment), "held by the site",
+            "a site's SystemComment is never overwritten");
+    ns_req_clear_reason (&j.job);
+    is_str (str (j.job.system_comment), "held by the site", "  nor cleared");
+    xfree (j.job.system_comment);
+    xfree (j.job.state_desc);
+    is_str (ns_req_explain_tail ("no brackets"), "no brackets",
+            "an explanation without \"]: \": whole");
+}
+
+static void admin_comments (void)
+{
+    struct rec j;
+    job_init (&j, 12, 24);
+    ok (ns_req_admin_comment (&j.job, "stripe: ns[1-2] 12+12"),
+        "AdminComment: a line added");
+    is_str (str (j.job.admin_comment), "[nodeshare] stripe: ns[1-2] 12+12",
+            "  tagged");
+    ok (!ns_req_admin_comment (&j.job, "stripe: ns[1-2] 12+12"),
+        "  the same line again: unchanged");
+    xfree (j.job.admin_comment);
+    j.job.admin_comment = xstrdup ("site: project X");
+    ns_req_admin_comment (&j.job, "pack: ns3");
+    is_str (str (j.job.admin_comment), "site: project X | [nodeshare] pack: ns3",
+            "a job_submit plugin's words stay first");
+    ns_req_admin_comment (&j.job, "stripe: a | b");
+    is_str (str (j.job.admin_comment),
+            "site: project X | [nodeshare] stripe: a / b",
+            "requeued: nodeshare's segment replaced; \" | \" inside it "
+            "becomes \" / \"");
+    xfree (j.job.admin_comment);
+    j.job.admin_comment = xstrdup ("[nodeshare] old | site: later");
+    ns_req_admin_comment (&j.job, "new");
+    is_str (str (j.job.admin_comment), "site: later | [nodeshare] new",
+            "words after nodeshare's segment stay, before the new one");
+    xfree (j.job.admin_comment);
+}
+
 int main (void)
 {
     plan_no_plan ();
     as_asked ();
     requests ();
     shapes ();
+    reasons ();
+    admin_comments ();
     return done_testing ();
 }
