@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cachetree.h"
+#include "cachetree_test.h"
 
 #define NODE "pack:4 l3:8(size=32MiB) l2:8(size=1MiB) l1d:1(size=48KiB) " \
              "core:1 pu:2"

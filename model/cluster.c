@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "cluster_test.h"
 #include "nsutil.h"
 #include "progtab.h"
 
@@ -1150,19 +1151,6 @@ int ns_job_flags (const ns_cluster_t *c, uint64_t id)
         return -1;
     }
     return j->flags;
-}
-
-int ns_job_shares (const ns_cluster_t *c, uint64_t id, ns_share_t *shares,
-                   int max)
-{
-    const struct job *j = c ? find_job (c, id) : NULL;
-    if (!j) {
-        errno = ENOENT;
-        return -1;
-    }
-    for (int i = 0; shares && i < j->nshares && i < max; i++)
-        shares[i] = j->shares[i];
-    return j->nshares;
 }
 
 const ns_share_t *ns_job_shares_ref (const ns_cluster_t *c, uint64_t id,

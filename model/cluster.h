@@ -66,8 +66,6 @@ const char *ns_node_name (const ns_cluster_t *c, int node); /* or NULL */
 int ns_cluster_set_node_mem (ns_cluster_t *c, int node, int64_t mem,
                              ns_error_t *err);
 int64_t ns_node_mem (const ns_cluster_t *c, int node);
-/* Memory not held by running jobs; INT64_MAX when not tracked. */
-int64_t ns_node_free_mem (const ns_cluster_t *c, int node);
 
 /* Slurm's node weight (default 1): placements use the nodes of the
  * lowest weight that suffice first (select/cons_tres's order). */
@@ -129,8 +127,6 @@ uint64_t ns_node_tenant_job (const ns_cluster_t *c, int node, int i);
 int ns_node_tenant_program (const ns_cluster_t *c, int node, int i);
 int ns_node_tenant_cores (const ns_cluster_t *c, int node, int i);
 int ns_node_tenant_flags (const ns_cluster_t *c, int node, int i);
-/* Does program run on node?  (NS_PROGRAM_UNKNOWN never does.) */
-int ns_node_runs_program (const ns_cluster_t *c, int node, int program);
 
 /* A number that changes with every change of c (jobs added or removed,
  * nodes set), unique among all clusters of the process: a cache of
@@ -149,8 +145,6 @@ const uint64_t *ns_cluster_avail_bits (const ns_cluster_t *c);
  * in place, as ns_cluster_free_cores_ref (). */
 const uint64_t *ns_cluster_empty_bits (const ns_cluster_t *c);
 
-/* First empty node with index >= from, or -1. */
-int ns_cluster_next_empty (const ns_cluster_t *c, int from);
 int ns_cluster_nempty (const ns_cluster_t *c);
 /* Runs of consecutive usable nodes, the unit select/cons_tres chooses
  * from: nodes allowed (allowed may be NULL), not held whole, with tenants
@@ -213,9 +207,6 @@ int ns_cluster_next_open (const ns_cluster_t *c, int from, int mincores);
 int ns_job_exists (const ns_cluster_t *c, uint64_t id);
 int ns_job_program (const ns_cluster_t *c, uint64_t id);
 int ns_job_flags (const ns_cluster_t *c, uint64_t id);
-/* Number of shares; copies up to max of them into shares (may be NULL). */
-int ns_job_shares (const ns_cluster_t *c, uint64_t id, ns_share_t *shares,
-                   int max);
 
 /* The job's shares in place, valid until the next add or remove of any
  * job; NULL with ENOENT for an unknown id. */

@@ -22,6 +22,7 @@
 
 #include "jsonread.h"
 #include "nsconfig.h"
+#include "nsconfig_test.h"
 #include "nsranges.h"
 
 

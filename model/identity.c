@@ -44,6 +44,7 @@
 #include <strings.h>
 
 #include "identity.h"
+#include "identity_test.h"
 #include "idlex.h"
 #include "idtables.h"
 #include "nsutil.h"

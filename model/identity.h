@@ -27,7 +27,6 @@ typedef enum {
     NS_ID_NONE,  /* nothing yielded a name */
 } ns_idsource_t;
 
-const char *ns_idsource_name (ns_idsource_t s);  /* "tag", "script", ... */
 /* "tag"/"script"/"name" (any case) -> source; -1 with errno EINVAL if
  * unknown or NULL. */
 int ns_idsource_parse (const char *s);
@@ -42,7 +41,6 @@ typedef struct ns_identity ns_identity_t;
 
 ns_identity_t *ns_identity_create (void);  /* order tag, script, name */
 void ns_identity_destroy (ns_identity_t *id);
-ns_identity_t *ns_identity_copy (const ns_identity_t *id);  /* NULL: errno */
 
 /* Replace the order; n in 1..3, no source twice.  0, or -1 with errno
  * EINVAL and err filled (the order is then unchanged). */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "interf.h"
+#include "interf_test.h"
 #include "nsutil.h"
 
 struct ns_interf {

@@ -58,12 +58,6 @@ double ns_interf_max_speedup (const ns_interf_t *m);
  * 1.0: p always progresses at rate 1 and changes nobody's rate. */
 int ns_interf_neutral (const ns_interf_t *m, int p);
 
-/* Slowdown of p on one node shared with the programs cotenants[0..n-1]:
- * the product of the pairwise slowdowns (1.0 when alone).  With the usual
- * limit of one co-tenant this is just slowdown[p][q]. */
-double ns_interf_node_slowdown (const ns_interf_t *m, int p,
-                                const int *cotenants, int n);
-
 /* Partial co-tenancy (design.md section 3): slowdown[p][q] was measured
  * with q holding half of the node (C/2 of its C cores).  A co-tenant
  * holding c cores contributes 1 + (slowdown[p][q] - 1) * f with

@@ -134,7 +134,6 @@ const ns_learn_conf_t *ns_config_learn (const ns_config_t *cfg);
 uint64_t ns_config_cache_footprint (const ns_config_t *cfg);
 /* NULL cfg: normal. */
 ns_mode_t ns_config_mode (const ns_config_t *cfg);
-const char *ns_mode_name (ns_mode_t mode);
 
 /* The key of a scope list in nodeshare.json ("partitions", ...). */
 const char *ns_scope_key (ns_scope_kind_t k);

@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "cachetree.h"
+#include "cachetree_test.h"
 #include "nsranges.h"
 #include "nsutil.h"
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ledger.h"
+#include "ledger_test.h"
 #include "nsutil.h"
 
 #define MAGIC "NSLEDGR1"

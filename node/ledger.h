@@ -106,9 +106,6 @@ void ns_ledger_detach (ns_ledger_t *l);
 
 int ns_ledger_capacity (const ns_ledger_t *l);
 
-/* Used records. */
-int ns_ledger_count (const ns_ledger_t *l);
-
 /* Record at slot i (0 <= i < capacity): 1 and *out filled if it is used,
  * 0 if it is free, -1 with errno EINVAL if i is out of range. */
 int ns_ledger_entry (const ns_ledger_t *l, int i, ns_ledger_entry_t *out);
@@ -159,11 +156,6 @@ int ns_ledger_place (ns_ledger_t *l, ns_cachetree_t *t,
                      const ns_ledger_owner_t *owner,
                      const ns_ledger_task_t *tasks, int n, double sigma,
                      ns_ctplace_t *out, ns_error_t *err);
-
-/* Verify the table: every used record sealed and well-formed, no (owner,
- * task) recorded twice.  0, or -1 with errno EPROTO and the first
- * violation in err. */
-int ns_ledger_check (const ns_ledger_t *l, ns_error_t *err);
 
 /* Where a step's local task starts looking, as a position in the step's
  * core list (ascending logical indices): tasks take consecutive blocks of

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "cachetree.h"
+#include "cachetree_test.h"
 #include "hwlocxml.h"
 
 static int ends_with (const char *s, const char *suffix)

@@ -8,7 +8,9 @@
 
 #include <errno.h>
 
+#include "cachetree_test.h"
 #include "ledger.h"
+#include "ledger_test.h"
 
 #define NODE24 "pack:2 l3:2(size=16MiB) l2:6(size=1MiB) l1d:1(size=32KiB) " \
                "core:1 pu:1"

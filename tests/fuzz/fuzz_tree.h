@@ -12,6 +12,7 @@
 #include <errno.h>
 
 #include "cachetree.h"
+#include "cachetree_test.h"
 
 /* What the SPANK plugin does before loading (pin.c): hwloc's own XML
  * parser, no I/O plugins; and no hwloc complaints on stderr. */

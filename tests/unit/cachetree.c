@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cachetree.h"
+#include "cachetree_test.h"
 #include "hwlocxml.h"
 #include "tap.h"
 

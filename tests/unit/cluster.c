@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cluster.h"
+#include "cluster_test.h"
 #include "progtab.h"
 #include "tap.h"
 

@@ -18,6 +18,7 @@
 
 #include "gres.h"
 #include "nsconfig.h"
+#include "nsconfig_test.h"
 #include "tap.h"
 
 static char srcdir[2048];

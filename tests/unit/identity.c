@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "identity.h"
+#include "identity_test.h"
 #include "progtab.h"
 #include "tap.h"
 

@@ -5,6 +5,7 @@
 
 #include "cluster.h"
 #include "interf.h"
+#include "interf_test.h"
 #include "policy.h"
 #include "progtab.h"
 #include "tap.h"

@@ -19,7 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cachetree_test.h"
 #include "ledger.h"
+#include "ledger_test.h"
 #include "ledgerfile.h"
 #include "pin.h"
 #include "tap.h"

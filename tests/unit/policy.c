@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "cluster_test.h"
 #include "interf.h"
 #include "policy.h"
 #include "progtab.h"
@@ -878,7 +879,12 @@ static void test_will_run_agrees (void)
         ns_share_t saved[64][16];
         int savedn[64], prog[64], flg[64];
         for (int i = 0; i < k; i++) {
-            savedn[i] = ns_job_shares (c, order[i], saved[i], 16);
+            const ns_share_t *sh = ns_job_shares_ref (c, order[i],
+                                                      &savedn[i]);
+            if (sh)
+                memcpy (saved[i], sh,
+                        sizeof (*sh) * (size_t)(savedn[i] < 16 ? savedn[i]
+                                                                : 16));
             prog[i] = ns_job_program (c, order[i]);
             flg[i] = ns_job_flags (c, order[i]);
             ns_cluster_remove_job (c, order[i], NULL);
