@@ -23,6 +23,7 @@
  *   qtree.c    the min-tree over those blocks
  *   headresv.c the queue head's reservation: marks, counts, shadow time
  *   resv.c     reservations counted without taking jobs out (EASY)
+ *   rellog.c   the nodes released by ends, for failed jobs' rechecks
  *   backfill.c the head's reservation made, and the backfill pass: its
  *              scan (bf_scan ()) and its start (bf_start ())
  * This file holds the jobs, start and finish, rates, decisions and the
@@ -198,7 +199,7 @@ void ns_sim_destroy (ns_sim_t *s)
     ns_qb_free (&s->qb);
     ns_decmemo_free (&s->memo);
     ns_byend_free (&s->be);
-    free (s->rlog);
+    ns_rellog_free (&s->rlog);
     ns_hresv_free (&s->hr);
     free (s->mask);
     free (s->usable);
@@ -532,35 +533,6 @@ int ns_eng_start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     return 0;
 }
 
-/* still_fails () looks at no more than this many releases. */
-#define RECHECK_MAX 32
-
-static int log_release (ns_sim_t *s, const struct sj *jb)
-{
-    int64_t used = s->nrlog - s->rlog0;
-    if (used + jb->out.nodes > s->rlogcap) {
-        /* Only the last RECHECK_MAX releases are ever read: keep those. */
-        int64_t keep = used < RECHECK_MAX ? used : RECHECK_MAX;
-        if (keep > 0)
-            memmove (s->rlog, s->rlog + used - keep, sizeof (int) * keep);
-        s->rlog0 = s->nrlog - keep;
-        used = keep;
-    }
-    if (used + jb->out.nodes > s->rlogcap) {
-        int64_t cap = s->rlogcap ? s->rlogcap * 2 : 4096;
-        while (cap < used + jb->out.nodes)
-            cap *= 2;
-        int *l = realloc (s->rlog, sizeof (int) * cap);
-        if (!l)
-            return -1;
-        s->rlog = l;
-        s->rlogcap = cap;
-    }
-    for (int i = 0; i < jb->out.nodes; i++)
-        s->rlog[s->nrlog++ - s->rlog0] = s->shares[jb->shoff + i].node;
-    return 0;
-}
-
 static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
 {
     struct sj *jb = &s->jobs[j];
@@ -581,7 +553,7 @@ static int finish_job (ns_sim_t *s, int j, ns_error_t *err)
         jb->out.over_limit = 1;
     s->cluster_version++;
     s->release_version++;
-    if (log_release (s, jb) < 0)
+    if (ns_rellog_add (&s->rlog, s->shares + jb->shoff, jb->out.nodes) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     s->done++;
     if (s->now > s->stats.last_end)
@@ -738,20 +710,19 @@ static int still_fails (ns_sim_t *s, struct waiting *lv, const ns_request_t *r)
 {
     if (!lv->fail_log)
         return 0;
-    int64_t from = lv->fail_log - 1;
-    if (s->nrlog - from > RECHECK_MAX)
+    const int *rel;
+    int nrel = ns_rellog_since (&s->rlog, lv->fail_log - 1, &rel);
+    if (nrel < 0)
         return 0;
     int need = lv->fail_width - lv->fail_have;
     int gained = ns_place_admits (s->c, &s->conf.policy, s->conf.model, r,
-                                  s->rlog + (from - s->rlog0),
-                                  (int)(s->nrlog - from),
-                                  need);
+                                  rel, nrel, need);
     if (gained >= need)
         return 0;
     /* Still an upper bound of its admissible nodes: move it forward so the
      * next check only looks at newer releases. */
     lv->fail_have += gained;
-    lv->fail_log = s->nrlog + 1;
+    lv->fail_log = ns_rellog_count (&s->rlog) + 1;
     return 1;
 }
 
@@ -809,7 +780,7 @@ int ns_eng_decide (ns_sim_t *s, int j, const unsigned char *allowed,
          * release log cannot tell more than the free-core count does. */
         if (s->pl->rule == NS_RULE_PACK || s->pl->rule == NS_RULE_FALLBACK)
             return D_WAIT;
-        lv->fail_log = s->nrlog + 1;
+        lv->fail_log = ns_rellog_count (&s->rlog) + 1;
         lv->fail_have = s->pl->found;
         lv->fail_width = s->pl->width;
         if (s->pl->capacity_short)

@@ -20,6 +20,7 @@
 #include "eventq.h"
 #include "headresv.h"
 #include "qblocks.h"
+#include "rellog.h"
 #include "resv.h"
 
 #define EPS 1e-7
@@ -121,9 +122,7 @@ struct ns_sim {
     int stamp;          /* dedupe marker for co-tenant updates */
     int64_t held;           /* cores held for running jobs */
     uint64_t cluster_version;   /* bumped by every start and end */
-    int *rlog;                  /* the nodes released by ends, in order:
-                                   release number rlog0 + i at rlog[i] */
-    int64_t nrlog, rlog0, rlogcap;
+    ns_rellog_t rlog;           /* the nodes released by ends (rellog.h) */
     uint64_t release_version;   /* bumped by ends only: a start never makes
                                    a failed decision possible (it only
                                    takes cores and adds tenants), so
