@@ -159,6 +159,7 @@ int ns_ctld_init (void)
 void ns_ctld_fini (void)
 {
     stats_metrics_stop ();
+    shadow_stop ();
     pthread_mutex_lock (&ns_ctld_lock);
     learn_stop ();
     conf.active = 0;

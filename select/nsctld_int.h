@@ -134,5 +134,8 @@ struct shadow_rec {
     const char *why;        /* the decision line */
 };
 void shadow_record (const struct shadow_rec *r);
+/* slurmctld stops: wait (at most 30 s) for a compression to end; called
+ * without ns_ctld_lock held. */
+void shadow_stop (void);
 
 #endif /* !NODESHARE_NSCTLD_INT_H */

@@ -152,7 +152,8 @@ static int compress_file (const char *src, const char *dst,
     memset (&z, 0, sizeof (z));
     struct scan s;
     scan_init (&s);
-    /* static: the plugin calls this with its lock held, one at a time */
+    /* static: one compression at a time (the plugin starts the next
+     * rotation only once the last compression has ended) */
     static char ibuf[1 << 16], obuf[1 << 16];
     in = open (src, O_RDONLY | O_CLOEXEC);
     if (in < 0) {
@@ -294,8 +295,8 @@ static void drop_last (const char *path, int keep, ns_shadowrot_t *out)
     }
 }
 
-int ns_shadowrot_rotate (const char *path, uint64_t max_bytes, int keep,
-                         ns_shadowrot_t *out, ns_error_t *err)
+int ns_shadowrot_move (const char *path, uint64_t max_bytes, int keep,
+                       ns_shadowrot_t *out, ns_error_t *err)
 {
     memset (out, 0, sizeof (*out));
     out->records = out->first = out->last = -1;
@@ -320,13 +321,31 @@ int ns_shadowrot_rotate (const char *path, uint64_t max_bytes, int keep,
     if (rename (path, to) < 0)
         return ns_error_set (err, errno, "%s: %s", path, strerror (errno));
     out->rotated = 1;
+    return 0;
+}
+
+int ns_shadowrot_compress (const char *path, ns_error_t *err)
+{
+    char to[NAME_MAX_LEN], togz[NAME_MAX_LEN];
+    names (path, 1, to, togz);
+    if (compress_file (to, togz, err) < 0)
+        return -1;
+    unlink (to);
+    return 0;
+}
+
+int ns_shadowrot_rotate (const char *path, uint64_t max_bytes, int keep,
+                         ns_shadowrot_t *out, ns_error_t *err)
+{
+    if (ns_shadowrot_move (path, max_bytes, keep, out, err) < 0)
+        return -1;
+    if (!out->rotated)
+        return 0;
     ns_error_t e;
-    if (compress_file (to, togz, &e) < 0)
+    if (ns_shadowrot_compress (path, &e) < 0)
         set_warn (out, "not compressed: %s", e.text);
-    else {
-        unlink (to);
+    else
         out->compressed = 1;
-    }
     return 0;
 }
 

@@ -47,6 +47,16 @@ typedef struct {
 int ns_shadowrot_rotate (const char *path, uint64_t max_bytes, int keep,
                          ns_shadowrot_t *out, ns_error_t *err);
 
+/* ns_shadowrot_rotate () in two steps, so that the compression can run
+ * away from a lock: the renames and the drop (FILE.1 is left plain;
+ * out->compressed stays 0), then FILE.1 into FILE.1.gz (removing FILE.1;
+ * 0, or -1 with err and FILE.1 left plain, moved on by later rotations
+ * like any file not compressed).  The next move of the same path must
+ * wait until the compression has returned. */
+int ns_shadowrot_move (const char *path, uint64_t max_bytes, int keep,
+                       ns_shadowrot_t *out, ns_error_t *err);
+int ns_shadowrot_compress (const char *path, ns_error_t *err);
+
 /* The record saying what out dropped, at time now, without a newline;
  * 0, or -1 when nothing was dropped or buf is too small. */
 int ns_shadowrot_drop_line (const ns_shadowrot_t *out, int64_t now,

@@ -257,12 +257,38 @@ static void cleanup (void)
     rmdir (dir);
 }
 
+/* The plugin's two steps: the move leaves .1 plain, the compression
+ * (in a thread of the plugin's own) turns it into .1.gz. */
+static void two_steps (void)
+{
+    ns_shadowrot_t rot;
+    ns_error_t err;
+    char p1[400], p1gz[400];
+    snprintf (p1, sizeof (p1), "%s.1", path);
+    snprintf (p1gz, sizeof (p1gz), "%s.1.gz", path);
+    unlink (path);
+    unlink (p1);
+    unlink (p1gz);
+    append (0, 20);
+    is_int (ns_shadowrot_move (path, 64, 3, &rot, &err), 0, "moved");
+    ok (rot.rotated && !rot.compressed && access (p1, F_OK) == 0
+        && access (p1gz, F_OK) != 0 && access (path, F_OK) != 0,
+        "the move: FILE.1 plain, no FILE.1.gz, no FILE");
+    is_int (ns_shadowrot_compress (path, &err), 0, "compressed");
+    int64_t r, f, l;
+    ok (access (p1, F_OK) != 0 && ns_shadowrot_summary (p1gz, &r, &f, &l) == 0
+        && r == 20 && f == T0 && l == T0 + 1,
+        "FILE.1 gone, FILE.1.gz holds its 20 records");
+    is_int (ns_shadowrot_compress (path, &err), -1,
+            "compressing again: no FILE.1, an error");
+}
+
 int main (void)
 {
     plan_no_plan ();
     const char *t = getenv ("TMPDIR");
-    void (*parts[2]) (void) = { small, week };
-    for (int i = 0; i < 2; i++) {
+    void (*parts[3]) (void) = { small, two_steps, week };
+    for (int i = 0; i < 3; i++) {
         snprintf (dir, sizeof (dir), "%s/shadowrot.XXXXXX",
                   t && *t ? t : "/tmp");
         if (!mkdtemp (dir)) {
