@@ -23,6 +23,7 @@
  *   qtree.c    the min-tree over those blocks
  *   headresv.c the queue head's reservation: marks, counts, shadow time
  *   resv.c     reservations counted without taking jobs out (EASY)
+ *   pool.c     the pools of queued and of running jobs' records
  *   rellog.c   the nodes released by ends, for failed jobs' rechecks
  *   backfill.c the head's reservation made, and the backfill pass: its
  *              scan (bf_scan ()) and its start (bf_start ())
@@ -41,28 +42,12 @@
 
 #define OWNBLOCK 1024
 
-/* An entry of a pool (s->lv, s->wt), from its free list or new; the
- * free list can hold every entry, so that giving one back never fails.
- * Its index, or -1 out of memory. */
-static int pool_take (void *pool, int *n, int *cap, int **free_list,
-                      int *nfree, int *freecap, size_t elem)
-{
-    if (*nfree > 0)
-        return (*free_list)[--*nfree];
-    if (ns_grow (pool, cap, *n + 1, elem, 256) < 0
-        || ns_grow (free_list, freecap, *n + 1, sizeof (int), 256) < 0)
-        return -1;
-    return (*n)++;
-}
-
 /* Give queued job j a struct waiting, zeroed.  0, or -1 out of memory. */
 static int waiting_take (ns_sim_t *s, int j)
 {
-    int k = pool_take (&s->wt, &s->nwt, &s->wtcap, &s->wtfree, &s->nwtfree,
-                       &s->wtfreecap, sizeof (*s->wt));
+    int k = ns_pool_take (&s->wt);
     if (k < 0)
         return -1;
-    s->wt[k] = (struct waiting){ 0 };
     s->jobs[j].live = k + 1;
     return 0;
 }
@@ -70,11 +55,9 @@ static int waiting_take (ns_sim_t *s, int j)
 /* Give running job j a struct live, zeroed.  0, or -1 out of memory. */
 static int live_take (ns_sim_t *s, int j)
 {
-    int k = pool_take (&s->lv, &s->nlv, &s->lvcap, &s->lvfree, &s->nlvfree,
-                       &s->lvfreecap, sizeof (*s->lv));
+    int k = ns_pool_take (&s->lv);
     if (k < 0)
         return -1;
-    s->lv[k] = (struct live){ 0 };
     s->jobs[j].live = k + 1;
     return 0;
 }
@@ -82,14 +65,14 @@ static int live_take (ns_sim_t *s, int j)
 /* Job j left the queue: started or dropped. */
 static void waiting_give (ns_sim_t *s, int j)
 {
-    s->wtfree[s->nwtfree++] = s->jobs[j].live - 1;
+    ns_pool_give (&s->wt, s->jobs[j].live - 1);
     s->jobs[j].live = 0;
 }
 
 /* Job j ended. */
 static void live_give (ns_sim_t *s, int j)
 {
-    s->lvfree[s->nlvfree++] = s->jobs[j].live - 1;
+    ns_pool_give (&s->lv, s->jobs[j].live - 1);
     s->jobs[j].live = 0;
 }
 
@@ -136,6 +119,8 @@ ns_sim_t *ns_sim_create (const ns_simconf_t *conf, ns_error_t *err)
         return NULL;
     }
     s->conf = *conf;
+    ns_pool_init (&s->lv, sizeof (struct live));
+    ns_pool_init (&s->wt, sizeof (struct waiting));
     if (s->conf.bf_depth <= 0)
         s->conf.bf_depth = INT_MAX;     /* the whole queue (textbook) */
     s->c = ns_cluster_create (conf->nnodes, conf->cores, 1, err);
@@ -187,10 +172,8 @@ void ns_sim_destroy (ns_sim_t *s)
     if (!s)
         return;
     free (s->jobs);
-    free (s->lv);
-    free (s->lvfree);
-    free (s->wt);
-    free (s->wtfree);
+    ns_pool_free (&s->lv);
+    ns_pool_free (&s->wt);
     for (int i = 0; i < s->nown; i += OWNBLOCK)
         free (s->own[i / OWNBLOCK]);
     free (s->own);

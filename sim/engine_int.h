@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "eventq.h"
 #include "headresv.h"
+#include "pool.h"
 #include "qblocks.h"
 #include "rellog.h"
 #include "resv.h"
@@ -38,7 +39,7 @@ struct sj {
 };
 
 /* What only a queued job needs, and what only a running one needs: each
- * kept in a pool (s->wt, s->lv) whose entries are reused once the job
+ * kept in a pool (s->wt, s->lv: pool.h) whose entries are reused once the job
  * leaves the queue, or ends. */
 struct waiting {
     int64_t fail_log;       /* 1 + release log length when it last could
@@ -82,14 +83,8 @@ struct ns_sim {
 
     struct sj *jobs;
     int njobs, jobcap;
-    struct live *lv;        /* the pool of struct sj.live (running) */
-    int nlv, lvcap;
-    int *lvfree;            /* its entries free for reuse */
-    int nlvfree, lvfreecap;
-    struct waiting *wt;     /* the same for queued jobs */
-    int nwt, wtcap;
-    int *wtfree;
-    int nwtfree, wtfreecap;
+    ns_pool_t lv;           /* the struct live of running jobs */
+    ns_pool_t wt;           /* the struct waiting of queued jobs */
     /* Copies of the jobs ns_sim_add () was given, in blocks of OWNBLOCK
      * (a block never moves: struct sj.in points into it) */
     ns_simjob_t **own;
@@ -149,13 +144,13 @@ struct ns_sim {
 /* The struct live of job j (running). */
 static inline struct live *LV (const ns_sim_t *s, int j)
 {
-    return &s->lv[s->jobs[j].live - 1];
+    return (struct live *)s->lv.item + (s->jobs[j].live - 1);
 }
 
 /* The struct waiting of job j (queued). */
 static inline struct waiting *WT (const ns_sim_t *s, int j)
 {
-    return &s->wt[s->jobs[j].live - 1];
+    return (struct waiting *)s->wt.item + (s->jobs[j].live - 1);
 }
 
 static inline int64_t free_cores (const ns_sim_t *s)
