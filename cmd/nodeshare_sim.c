@@ -29,6 +29,7 @@
 #include "engine.h"
 #include "fileio.h"
 #include "gres.h"
+#include "metricsdoc.h"
 #include "nsutil.h"
 #include "nsconfig.h"
 #include "report.h"
@@ -1305,94 +1306,28 @@ static int setup_closed (struct run *r)
 
 /* ---- output ---- */
 
-static json_object *metrics_json (const ns_metrics_t *m)
+/* The metrics document's "input" (sim/metricsdoc.h). */
+static ns_metricsdoc_input_t doc_input (const struct run *r)
 {
-    json_object *o = json_object_new_object ();
-    json_object_object_add (o, "policy", json_object_new_string (m->policy));
-    if (m->load >= 0)
-        json_object_object_add (o, "load", json_object_new_double (m->load));
-    json_object_object_add (o, "jobs", json_object_new_int64 (m->jobs));
-    json_object_object_add (o, "never_fit", json_object_new_int64 (m->never));
-    json_object_object_add (o, "unfinished",
-                            json_object_new_int64 (m->unfinished));
-    json_object_object_add (o, "makespan_s",
-                            json_object_new_double (m->makespan_s));
-    json_object_object_add (o, "utilization",
-                            json_object_new_double (m->utilization));
-    json_object_object_add (o, "utilization_held",
-                            json_object_new_double (m->utilization_held));
-    json_object_object_add (o, "jobs_per_h",
-                            json_object_new_double (m->jobs_per_h));
-    json_object_object_add (o, "work_core_h_per_h",
-                            json_object_new_double (m->work_per_h));
-    json_object_object_add (o, "throughput_ratio",
-                            isnan (m->throughput_ratio)
-                                ? NULL
-                                : json_object_new_double (m->throughput_ratio));
-    json_object_object_add (o, "mean_wait_s",
-                            json_object_new_double (m->mean_wait_s));
-    json_object_object_add (o, "median_wait_s",
-                            json_object_new_double (m->median_wait_s));
-    json_object_object_add (o, "p95_wait_s",
-                            json_object_new_double (m->p95_wait_s));
-    json_object_object_add (o, "mean_response_s",
-                            json_object_new_double (m->mean_response_s));
-    json_object_object_add (o, "mean_bsld",
-                            json_object_new_double (m->mean_bsld));
-    json_object_object_add (o, "shared_fraction",
-                            json_object_new_double (m->shared_fraction));
-    json_object_object_add (o, "twin_pairs",
-                            json_object_new_int64 (m->twin_pairs));
-    json_object_object_add (o, "over_limit",
-                            json_object_new_int64 (m->over_limit));
-    json_object_object_add (o, "killed", json_object_new_int64 (m->killed));
-    json_object_object_add (o, "max_cotenants",
-                            json_object_new_int64 (m->max_cotenants));
-    json_object_object_add (o, "wall_s", json_object_new_double (m->wall_s));
-    return o;
-}
-
-static json_object *input_json (const struct run *r)
-{
-    json_object *in = json_object_new_object ();
-    json_object_object_add (in, "trace", r->o.trace
-                            ? json_object_new_string (r->o.trace) : NULL);
-    json_object_object_add (in, "mode", json_object_new_string (
-                                r->o.trace ? "trace" : "closed"));
-    json_object_object_add (in, "nodes", json_object_new_int (r->o.nodes));
-    json_object_object_add (in, "cores", json_object_new_int (r->o.cores));
-    json_object_object_add (in, "backfill", json_object_new_string (
-                                r->o.backfill == NS_BACKFILL_EASY ? "easy"
-                                                                  : "none"));
-    json_object_object_add (in, "overrun", json_object_new_string (
-                                r->o.overrun == NS_OVERRUN_KILL ? "kill"
-                                                                : "run"));
-    json_object_object_add (in, "baseline",
-                            json_object_new_string (r->baseline));
-    json_object_object_add (in, "note", r->note[0]
-                            ? json_object_new_string (r->note) : NULL);
-    if (r->o.trace) {
-        json_object_object_add (in, "jobs_read",
-                                json_object_new_int64 (r->jobs_read));
-        json_object_object_add (in, "jobs_used",
-                                json_object_new_int64 (r->njobs));
-        json_object *sk = json_object_new_object ();
-        for (int i = 0; i < NS_SKIP_NREASONS; i++)
-            if (r->counts.skip[i].count)
-                json_object_object_add (sk, ns_trace_skip_name (i),
-                    json_object_new_int64 ((int64_t)r->counts.skip[i].count));
-        json_object_object_add (in, "jobs_skipped", sk);
-        json_object_object_add (in, "recorded_mean_wait_s",
-            r->recorded_wait_n ? json_object_new_double (
-                r->recorded_wait_sum / r->recorded_wait_n) : NULL);
-    }
-    else
-        json_object_object_add (in, "horizon_s",
-                                json_object_new_double (r->o.horizon));
+    ns_metricsdoc_input_t in = {
+        .trace = r->o.trace,
+        .nodes = r->o.nodes,
+        .cores = r->o.cores,
+        .backfill_easy = r->o.backfill == NS_BACKFILL_EASY,
+        .overrun_kill = r->o.overrun == NS_OVERRUN_KILL,
+        .baseline = r->baseline,
+        .note = r->note,
+        .jobs_read = r->jobs_read,
+        .jobs_used = r->njobs,
+        .counts = &r->counts,
+        .recorded_mean_wait_s = r->recorded_wait_n
+            ? r->recorded_wait_sum / r->recorded_wait_n : NAN,
+        .horizon_s = r->o.horizon,
+        .peak_rss_mb = -1,
+    };
     struct rusage ru;
     if (getrusage (RUSAGE_SELF, &ru) == 0)
-        json_object_object_add (in, "peak_rss_mb",
-                                json_object_new_double (ru.ru_maxrss / 1024.0));
+        in.peak_rss_mb = ru.ru_maxrss / 1024.0;
     return in;
 }
 
@@ -1416,20 +1351,17 @@ static int close_out (FILE *f, const char *path)
 
 static int write_json (const struct run *r)
 {
-    json_object *root = json_object_new_object ();
-    json_object_object_add (root, "input", input_json (r));
-    json_object *arr = json_object_new_array ();
-    for (int i = 0; i < r->nmetrics; i++)
-        json_object_array_add (arr, metrics_json (&r->metrics[i]));
-    json_object_object_add (root, "policies", arr);
+    ns_metricsdoc_input_t in = doc_input (r);
+    json_object *doc = ns_metricsdoc_create (&in, r->metrics, r->nmetrics);
+    if (!doc)
+        return die ("out of memory");
     FILE *f = open_out (r->o.json);
     int rc = -1;
     if (f) {
-        fprintf (f, "%s\n", json_object_to_json_string_ext (
-                     root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+        ns_metricsdoc_print (f, doc);
         rc = close_out (f, r->o.json);
     }
-    json_object_put (root);
+    json_object_put (doc);
     return rc;
 }
 

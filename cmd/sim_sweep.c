@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,12 +33,13 @@
 
 #include "cmdline.h"
 #include "fileio.h"
+#include "metricsdoc.h"
 #include "nsconfig.h"
 #include "nsutil.h"
-#include "report.h"
 #include "sim_sweep.h"
-#include "svg.h"
 #include "sweep.h"
+#include "sweepmerge.h"
+#include "sweepslurm.h"
 #include "nsranges.h"
 
 #define die(...) ns_cmd_die ("nodeshare-sim", __VA_ARGS__)
@@ -81,24 +81,8 @@ static int write_json_atomic (const char *path, json_object *o)
 
 static int mkdir_p (const char *path)
 {
-    char buf[PATH_MAX];
-    if (snprintf (buf, sizeof (buf), "%s", path) >= (int)sizeof (buf))
-        return die ("%s: path too long", path);
-    for (char *p = buf + 1; ; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir (buf, 0777) < 0 && errno != EEXIST)
-                return die ("%s: cannot create: %s", buf, strerror (errno));
-            *p = c;
-            if (!c)
-                break;
-        }
-    }
-    struct stat st;
-    if (stat (path, &st) < 0 || !S_ISDIR (st.st_mode))
-        return die ("%s: not a directory", path);
-    return 0;
+    ns_error_t err;
+    return ns_mkdir_p (path, &err) < 0 ? die ("%s", err.text) : 0;
 }
 
 /* OUTPUT/CELL/NAME */
@@ -262,14 +246,13 @@ static json_object *cell_result (const struct sweep *s,
     if (access (path, F_OK) < 0)
         return NULL;
     json_object *o = json_object_from_file (path);
-    json_object *cell, *key, *pol;
+    json_object *cell, *key;
     char *want = cell_key (s, c);
     int good = o && want && json_object_object_get_ex (o, "cell", &cell)
                && json_object_object_get_ex (cell, "key", &key)
                && json_object_is_type (key, json_type_string)
                && strcmp (json_object_get_string (key), want) == 0
-               && json_object_object_get_ex (o, "policies", &pol)
-               && json_object_is_type (pol, json_type_array);
+               && ns_metricsdoc_check (o) == 0;
     free (want);
     if (!good) {
         json_object_put (o);
@@ -459,34 +442,9 @@ static int cell_finish (const struct sweep *s, const ns_sweep_cell_t *c,
         failure_text (log, status, err, errlen);
     int rc = -1;
     if (o) {
-        const ns_sweep_t *sw = s->sw;
-        const ns_sweep_machine_t *m = &sw->machines[c->machine];
-        json_object *cell = json_object_new_object ();
         char *key = cell_key (s, c);
-        json_object_object_add (cell, "index", json_object_new_int (c->index));
-        json_object_object_add (cell, "name", json_object_new_string (c->name));
-        json_object_object_add (cell, "key", json_object_new_string (
-                                    key ? key : ""));
+        json_object *cell = ns_sweep_cell_json (s->sw, c, key, 1);
         free (key);
-        json_object_object_add (cell, "trace", json_object_new_string (
-                                    sw->traces[c->trace].raw));
-        json_object *mo = json_object_new_object ();
-        json_object_object_add (mo, "name", json_object_new_string (m->label));
-        if (m->slurm_conf_raw)
-            json_object_object_add (mo, "slurm_conf", json_object_new_string (
-                                        m->slurm_conf_raw));
-        else if (m->nodes) {
-            json_object_object_add (mo, "nodes", json_object_new_int (
-                                        m->nodes));
-            json_object_object_add (mo, "cores", json_object_new_int (
-                                        m->cores));
-        }
-        json_object_object_add (cell, "machine", mo);
-        json_object *vo = json_object_new_object ();
-        for (int k = 0; k < sw->nvary; k++)
-            json_object_object_add (vo, sw->vary[k].key, json_tokener_parse (
-                sw->vary[k].values[c->vary_value[k]]));
-        json_object_object_add (cell, "vary", vo);
         /* the cell first */
         json_object *out = json_object_new_object ();
         json_object_object_add (out, "cell", cell);
@@ -520,353 +478,39 @@ static double now (void)
 
 /* ---- merging ---- */
 
-static double num (json_object *o, const char *key)
+/* Every cell's result or error, as the files say (sim/sweepmerge.h). */
+static int gather (const struct sweep *s, ns_sweep_merged_t *mg)
 {
-    json_object *v;
-    if (!json_object_object_get_ex (o, key, &v) || !v)
-        return NAN;
-    return json_object_get_double (v);
-}
-
-static const char *str (json_object *o, const char *key)
-{
-    json_object *v;
-    if (!json_object_object_get_ex (o, key, &v) || !v
-        || !json_object_is_type (v, json_type_string))
-        return NULL;
-    return json_object_get_string (v);
-}
-
-enum { CELL_DONE, CELL_FAILED, CELL_MISSING };
-
-struct merged {
-    int n;
-    int *state;
-    json_object **result;   /* CELL_DONE */
-    char **error;           /* CELL_FAILED */
-    ns_sweep_cell_t *cells;
-    int done, failed, missing;
-    const char *policies[64];
-    int npolicies;
-};
-
-static void merged_free (struct merged *mg)
-{
-    for (int i = 0; i < mg->n; i++) {
-        json_object_put (mg->result[i]);
-        free (mg->error[i]);
-    }
-    free (mg->state);
-    free (mg->result);
-    free (mg->error);
-    free (mg->cells);
-}
-
-static int gather (const struct sweep *s, struct merged *mg)
-{
-    int n = s->sw->ncells;
-    memset (mg, 0, sizeof (*mg));
-    mg->n = n;
-    mg->state = calloc (n, sizeof (int));
-    mg->result = calloc (n, sizeof (json_object *));
-    mg->error = calloc (n, sizeof (char *));
-    mg->cells = calloc (n, sizeof (ns_sweep_cell_t));
-    if (!mg->state || !mg->result || !mg->error || !mg->cells)
+    if (ns_sweep_merged_init (mg, s->sw, s->file) < 0)
         return die ("out of memory");
-    for (int i = 0; i < n; i++) {
-        ns_sweep_cell_t *c = &mg->cells[i];
-        ns_sweep_cell (s->sw, i, c);
-        if ((mg->result[i] = cell_result (s, c))) {
-            mg->state[i] = CELL_DONE;
-            mg->done++;
-            json_object *pol;
-            json_object_object_get_ex (mg->result[i], "policies", &pol);
-            for (size_t k = 0; k < json_object_array_length (pol); k++) {
-                const char *name = str (json_object_array_get_idx (pol, k),
-                                        "policy");
-                int j = 0;
-                while (name && j < mg->npolicies
-                       && strcmp (mg->policies[j], name) != 0)
-                    j++;
-                if (name && j == mg->npolicies && j < 64)
-                    mg->policies[mg->npolicies++] = name;
-            }
+    for (int i = 0; i < mg->n; i++) {
+        const ns_sweep_cell_t *c = &mg->cells[i];
+        json_object *o = cell_result (s, c);
+        if (o) {
+            ns_sweep_merged_done (mg, i, o);
             continue;
         }
         char path[PATH_MAX];
         cell_path (s, c, "error.txt", path, sizeof (path));
         char *e = ns_read_file (path, 1 << 20, NULL, NULL);
-        if (e) {
-            e[strcspn (e, "\n")] = '\0';
-            mg->error[i] = e;
-            mg->state[i] = CELL_FAILED;
-            mg->failed++;
-        }
-        else {
-            mg->state[i] = CELL_MISSING;
-            mg->missing++;
-        }
+        if (e)
+            ns_sweep_merged_failed (mg, i, e);
     }
     return 0;
-}
-
-static void fmt_ratio (char *buf, size_t len, double r)
-{
-    if (isnan (r))
-        snprintf (buf, len, "-");
-    else
-        snprintf (buf, len, "%.3f", r);
-}
-
-/* The merged table: one row per cell and policy, then the cells without
- * results.  Nothing in it depends on where or when cells ran. */
-static char *table_text (const struct sweep *s, const struct merged *mg)
-{
-    const ns_sweep_t *sw = s->sw;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream (&buf, &len);
-    if (!f)
-        return NULL;
-    fprintf (f, "sweep: %d cell%s (%d trace%s x %d machine%s", sw->ncells,
-             sw->ncells == 1 ? "" : "s", sw->ntraces,
-             sw->ntraces == 1 ? "" : "s", sw->nmachines,
-             sw->nmachines == 1 ? "" : "s");
-    for (int k = 0; k < sw->nvary; k++)
-        fprintf (f, " x %d value%s of %s", sw->vary[k].nvalues,
-                 sw->vary[k].nvalues == 1 ? "" : "s", sw->vary[k].key);
-    fprintf (f, "): %d done, %d failed, %d not run\n", mg->done, mg->failed,
-             mg->missing);
-    const char *baseline = NULL;
-    int width = 4;
-    for (int i = 0; i < mg->n; i++) {
-        int l = (int)strlen (mg->cells[i].name);
-        if (l > width)
-            width = l;
-        if (mg->state[i] == CELL_DONE && !baseline) {
-            json_object *in;
-            if (json_object_object_get_ex (mg->result[i], "input", &in))
-                baseline = str (in, "baseline");
-        }
-    }
-    if (baseline)
-        fprintf (f, "thr: work per hour relative to %s in the same cell\n",
-                 baseline);
-    fprintf (f, "%-*s %-16s %8s %10s %6s %6s %7s %10s %10s %8s %7s %6s\n",
-             width, "cell", "policy", "jobs", "makespan_h", "held", "used",
-             "thr", "wait_s", "p95wait_s", "bsld", "shared", "killed");
-    for (int i = 0; i < mg->n; i++) {
-        if (mg->state[i] != CELL_DONE)
-            continue;
-        json_object *pol;
-        json_object_object_get_ex (mg->result[i], "policies", &pol);
-        for (size_t k = 0; k < json_object_array_length (pol); k++) {
-            json_object *m = json_object_array_get_idx (pol, k);
-            char ratio[16];
-            const char *name = str (m, "policy");
-            fmt_ratio (ratio, sizeof (ratio), num (m, "throughput_ratio"));
-            fprintf (f, "%-*s %-16s %8.0f %10.1f %6.3f %6.3f %7s %10.0f "
-                     "%10.0f %8.2f %6.1f%% %6.0f\n",
-                     width, mg->cells[i].name, name ? name : "?",
-                     num (m, "jobs"), num (m, "makespan_s") / 3600.0,
-                     num (m, "utilization_held"), num (m, "utilization"),
-                     ratio, num (m, "mean_wait_s"), num (m, "p95_wait_s"),
-                     num (m, "mean_bsld"), 100.0 * num (m, "shared_fraction"),
-                     num (m, "killed"));
-        }
-    }
-    for (int i = 0; i < mg->n; i++)
-        if (mg->state[i] == CELL_FAILED)
-            fprintf (f, "FAILED  %s: %s\n", mg->cells[i].name, mg->error[i]);
-    for (int i = 0; i < mg->n; i++)
-        if (mg->state[i] == CELL_MISSING)
-            fprintf (f, "NOT RUN %s\n", mg->cells[i].name);
-    if (fclose (f) != 0) {
-        free (buf);
-        return NULL;
-    }
-    return buf;
-}
-
-static json_object *merged_json (const struct sweep *s,
-                                 const struct merged *mg)
-{
-    static const char *const names[] = { "done", "failed", "not run" };
-    const ns_sweep_t *sw = s->sw;
-    json_object *root = json_object_new_object ();
-    json_object_object_add (root, "sweep", json_object_new_string (s->file));
-    json_object_object_add (root, "cells", json_object_new_int (sw->ncells));
-    json_object_object_add (root, "done", json_object_new_int (mg->done));
-    json_object_object_add (root, "failed", json_object_new_int (mg->failed));
-    json_object_object_add (root, "not_run", json_object_new_int (
-                                mg->missing));
-    json_object *arr = json_object_new_array ();
-    for (int i = 0; i < mg->n; i++) {
-        const ns_sweep_cell_t *c = &mg->cells[i];
-        json_object *o;
-        if (mg->state[i] == CELL_DONE) {
-            o = json_object_get (mg->result[i]);
-        }
-        else {
-            /* what a result's "cell" says, without the runs */
-            o = json_object_new_object ();
-            json_object *cell = json_object_new_object ();
-            json_object_object_add (cell, "index", json_object_new_int (i));
-            json_object_object_add (cell, "name", json_object_new_string (
-                                        c->name));
-            json_object_object_add (cell, "trace", json_object_new_string (
-                                        sw->traces[c->trace].raw));
-            json_object_object_add (cell, "machine", json_object_new_string (
-                                        sw->machines[c->machine].label));
-            json_object *vo = json_object_new_object ();
-            for (int k = 0; k < sw->nvary; k++)
-                json_object_object_add (vo, sw->vary[k].key,
-                                        json_tokener_parse (
-                    sw->vary[k].values[c->vary_value[k]]));
-            json_object_object_add (cell, "vary", vo);
-            json_object_object_add (o, "cell", cell);
-        }
-        json_object_object_add (o, "status", json_object_new_string (
-                                    names[mg->state[i]]));
-        if (mg->state[i] == CELL_FAILED)
-            json_object_object_add (o, "error", json_object_new_string (
-                                        mg->error[i]));
-        json_object_array_add (arr, o);
-    }
-    json_object_object_add (root, "results", arr);
-    return root;
-}
-
-/* One metric of every policy in every cell as grouped bars. */
-static void svg_panel (FILE *f, const struct merged *mg, const char *key,
-                       const char *title, double scale, double y0, int width,
-                       int group)
-{
-    const double h = 160, left = 60;
-    double top = 0;
-    for (int i = 0; i < mg->n; i++) {
-        if (mg->state[i] != CELL_DONE)
-            continue;
-        json_object *pol;
-        json_object_object_get_ex (mg->result[i], "policies", &pol);
-        for (size_t k = 0; k < json_object_array_length (pol); k++) {
-            double v = num (json_object_array_get_idx (pol, k), key) * scale;
-            if (isfinite (v) && v > top)
-                top = v;
-        }
-    }
-    if (top <= 0)
-        top = 1;
-    fprintf (f, "<text x=\"%g\" y=\"%g\" font-weight=\"bold\">", left,
-             y0 + 16);
-    ns_svg_escape (f, title);
-    fprintf (f, "</text>\n");
-    double base = y0 + 30 + h;
-    fprintf (f, "<line x1=\"%g\" y1=\"%g\" x2=\"%d\" y2=\"%g\" "
-             "stroke=\"#000\"/>\n", left, base, width - 10, base);
-    fprintf (f, "<text x=\"%g\" y=\"%g\" text-anchor=\"end\">%.3g</text>\n",
-             left - 4, y0 + 34, top);
-    fprintf (f, "<text x=\"%g\" y=\"%g\" text-anchor=\"end\">0</text>\n",
-             left - 4, base);
-    int bar = 8;
-    for (int i = 0; i < mg->n; i++) {
-        double gx = left + 10 + (double)i * group;
-        fprintf (f, "<text x=\"%g\" y=\"%g\" font-size=\"10\">%d</text>\n",
-                 gx, base + 12, i);
-        if (mg->state[i] != CELL_DONE) {
-            fprintf (f, "<text x=\"%g\" y=\"%g\" font-size=\"10\" "
-                     "fill=\"#c00\">%s</text>\n", gx, base - 4,
-                     mg->state[i] == CELL_FAILED ? "failed" : "not run");
-            continue;
-        }
-        json_object *pol;
-        json_object_object_get_ex (mg->result[i], "policies", &pol);
-        for (size_t k = 0; k < json_object_array_length (pol); k++) {
-            json_object *m = json_object_array_get_idx (pol, k);
-            double v = num (m, key) * scale;
-            const char *name = str (m, "policy");
-            int p = 0;
-            while (name && p < mg->npolicies
-                   && strcmp (mg->policies[p], name) != 0)
-                p++;
-            if (!isfinite (v) || v < 0)
-                continue;
-            double bh = v / top * h;
-            fprintf (f, "<rect x=\"%g\" y=\"%g\" width=\"%d\" height=\"%g\" "
-                     "fill=\"%s\"><title>", gx + p * bar, base - bh, bar - 1,
-                     bh, ns_svg_color (p));
-            ns_svg_escape (f, mg->cells[i].name);
-            fprintf (f, " %s: %.4g</title></rect>\n", name ? name : "?", v);
-        }
-    }
-}
-
-static char *svg_text (const struct merged *mg)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream (&buf, &len);
-    if (!f)
-        return NULL;
-    int np = mg->npolicies ? mg->npolicies : 1;
-    int group = np * 8 + 14;
-    int width = 80 + mg->n * group;
-    if (width < 640)
-        width = 640;
-    int panels = 3, ph = 210;
-    int listy = 40 + panels * ph + 20;
-    int height = listy + 16 * (mg->n + 1) + 10;
-    struct ns_svg_doc doc = {
-        .width = width, .height = height, .standalone = 1,
-        .attrs = "font-family=\"sans-serif\" font-size=\"12\"",
-        .background = "#fff",
-    };
-    ns_svg_begin (f, &doc);
-    fprintf (f, "<text x=\"10\" y=\"18\" font-size=\"14\" "
-             "font-weight=\"bold\">Sweep: %d cells, %d done, %d failed, %d "
-             "not run</text>\n", mg->n, mg->done, mg->failed, mg->missing);
-    double lx = 10;
-    for (int p = 0; p < mg->npolicies; p++) {
-        fprintf (f, "<rect x=\"%g\" y=\"26\" width=\"10\" height=\"10\" "
-                 "fill=\"%s\"/><text x=\"%g\" y=\"35\">", lx, ns_svg_color (p),
-                 lx + 14);
-        ns_svg_escape (f, mg->policies[p]);
-        fprintf (f, "</text>\n");
-        lx += 24 + 7 * (double)strlen (mg->policies[p]);
-    }
-    svg_panel (f, mg, "throughput_ratio", "Throughput relative to the "
-               "baseline", 1, 40, width, group);
-    svg_panel (f, mg, "mean_wait_s", "Mean wait (h)", 1 / 3600.0, 40 + ph,
-               width, group);
-    svg_panel (f, mg, "mean_bsld", "Mean bounded slowdown", 1, 40 + 2 * ph,
-               width, group);
-    fprintf (f, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">Cells</text>\n",
-             listy);
-    for (int i = 0; i < mg->n; i++) {
-        fprintf (f, "<text x=\"10\" y=\"%d\" font-size=\"11\">%d: ",
-                 listy + 16 * (i + 1), i);
-        ns_svg_escape (f, mg->cells[i].name);
-        fprintf (f, "</text>\n");
-    }
-    ns_svg_end (f);
-    if (fclose (f) != 0) {
-        free (buf);
-        return NULL;
-    }
-    return buf;
 }
 
 /* The merged table on stdout and in OUTPUT/sweep.txt, sweep.json,
  * sweep.svg.  0 if every cell is done, 1 otherwise. */
 static int merge (const struct sweep *s)
 {
-    struct merged mg;
+    ns_sweep_merged_t mg = { 0 };
     int rc = 1;
     if (mkdir_p (s->sw->output) < 0 || gather (s, &mg) < 0)
         return 1;
     char path[PATH_MAX];
-    char *table = table_text (s, &mg), *svg = svg_text (&mg);
-    json_object *js = merged_json (s, &mg);
+    char *table = ns_sweep_merged_table (&mg);
+    char *svg = ns_sweep_merged_svg (&mg);
+    json_object *js = ns_sweep_merged_json (&mg);
     if (!table || !svg) {
         die ("out of memory");
         goto out;
@@ -891,7 +535,7 @@ out:
     free (table);
     free (svg);
     json_object_put (js);
-    merged_free (&mg);
+    ns_sweep_merged_free (&mg);
     return rc;
 }
 
@@ -1012,42 +656,14 @@ static int run_one (const struct sweep *s)
 
 /* ---- Slurm ---- */
 
-/* 'text' for sh, single quotes inside escaped. */
-static void sh_quote (FILE *f, const char *s)
-{
-    fputc ('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputs ("'\\''", f);
-        else
-            fputc (*s, f);
-    }
-    fputc ('\'', f);
-}
-
 static int write_script (const struct sweep *s, const char *path,
                          const char *what, const char *arg)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream (&buf, &len);
-    if (!f)
+    char *text = ns_sweep_script (s->sw, s->exe, s->file, what, arg);
+    if (!text)
         return die ("out of memory");
-    fprintf (f, "#!/bin/sh\n# %s of the sweep %s, written by nodeshare-sim "
-             "--slurm\n", what, s->file);
-    for (int i = 0; i < s->sw->nsbatch; i++)
-        fprintf (f, "#SBATCH %s\n", s->sw->sbatch[i]);
-    fputs ("exec ", f);
-    sh_quote (f, s->exe);
-    fputs (" --sweep ", f);
-    sh_quote (f, s->file);
-    fprintf (f, " %s\n", arg);
-    if (fclose (f) != 0) {
-        free (buf);
-        return die ("out of memory");
-    }
-    int rc = write_atomic (path, buf, len);
-    free (buf);
+    int rc = write_atomic (path, text, strlen (text));
+    free (text);
     if (rc == 0 && chmod (path, 0755) < 0)
         rc = die ("%s: %s", path, strerror (errno));
     return rc;
@@ -1057,63 +673,10 @@ static int write_script (const struct sweep *s, const char *path,
 static long sbatch (const struct sweep *s, char **args, int nargs,
                     const char *script)
 {
-    char *argv[128];
-    int argc = 0;
-    argv[argc++] = "sbatch";
-    argv[argc++] = "--parsable";
-    for (int i = 0; i < nargs && argc < 100; i++)
-        argv[argc++] = args[i];
-    /* --sbatch-args, split at blanks */
-    char *extra = s->a->sbatch_args ? strdup (s->a->sbatch_args) : NULL, *save;
-    if (extra)
-        for (char *t = strtok_r (extra, " \t\n", &save); t && argc < 126;
-             t = strtok_r (NULL, " \t\n", &save))
-            argv[argc++] = t;
-    argv[argc++] = (char *)script;
-    argv[argc] = NULL;
-    int pfd[2];
-    if (pipe (pfd) < 0) {
-        free (extra);
-        return die ("pipe: %s", strerror (errno));
-    }
-    fflush (NULL);
-    pid_t pid = fork ();
-    if (pid == 0) {
-        close (pfd[0]);
-        dup2 (pfd[1], STDOUT_FILENO);
-        execvp ("sbatch", argv);
-        fprintf (stderr, "nodeshare-sim: sbatch: %s\n", strerror (errno));
-        _exit (127);
-    }
-    close (pfd[1]);
-    free (extra);
-    if (pid < 0) {
-        close (pfd[0]);
-        return die ("fork: %s", strerror (errno));
-    }
-    char out[256];
-    size_t len = 0;
-    ssize_t n;
-    while (len < sizeof (out) - 1
-           && ((n = read (pfd[0], out + len, sizeof (out) - 1 - len)) > 0
-               || (n < 0 && errno == EINTR)))
-        if (n > 0)
-            len += (size_t)n;
-    out[len] = '\0';
-    close (pfd[0]);
-    int status;
-    while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    char *end;
-    long id = strtol (out, &end, 10);
-    if (!WIFEXITED (status) || WEXITSTATUS (status) != 0 || end == out
-        || id <= 0 || (*end && *end != ';' && *end != '\n'))
-        return die ("sbatch %s failed (%s%s)", script,
-                    WIFEXITED (status) ? "exit status " : "signal",
-                    WIFEXITED (status) ? (WEXITSTATUS (status) == 127
-                                          ? "127: sbatch not found"
-                                          : "non-zero") : ""),
-               -1;
+    ns_error_t err;
+    long id = ns_sbatch (args, nargs, s->a->sbatch_args, script, &err);
+    if (id < 0)
+        die ("%s", err.text);
     return id;
 }
 

@@ -5,9 +5,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -163,5 +165,28 @@ int ns_write_atomic (const char *path, const char *data, size_t len,
         return ns_error_set (err, e, "%s: %s", path, strerror (e));
     }
     free (tmp);
+    return 0;
+}
+
+int ns_mkdir_p (const char *path, ns_error_t *err)
+{
+    char buf[PATH_MAX];
+    if (snprintf (buf, sizeof (buf), "%s", path) >= (int)sizeof (buf))
+        return ns_error_set (err, ENAMETOOLONG, "%s: path too long", path);
+    for (char *p = buf + 1; ; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir (buf, 0777) < 0 && errno != EEXIST)
+                return ns_error_set (err, errno, "%s: cannot create: %s",
+                                     buf, strerror (errno));
+            *p = c;
+            if (!c)
+                break;
+        }
+    }
+    struct stat st;
+    if (stat (path, &st) < 0 || !S_ISDIR (st.st_mode))
+        return ns_error_set (err, ENOTDIR, "%s: not a directory", path);
     return 0;
 }

@@ -36,4 +36,8 @@ char *ns_read_file (const char *path, size_t max, size_t *len,
 int ns_write_atomic (const char *path, const char *data, size_t len,
                      ns_error_t *err);
 
+/* path and its missing parents made (mode 0777 less the umask); 0 if it
+ * is a directory then. */
+int ns_mkdir_p (const char *path, ns_error_t *err);
+
 #endif /* !NODESHARE_FILEIO_H */
