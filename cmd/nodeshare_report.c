@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "cmdline.h"
+#include "fileio.h"
 #include "learned.h"
 #include "nsranges.h"
 #include "rep.h"
@@ -101,33 +101,22 @@ static int parse_num (const char *opt, const char *s, double lo, double hi,
     return 0;
 }
 
-/* A report file: a symbolic link at the name is refused, not followed. */
+/* A report file (sim/fileio.h: a symbolic link at the name is refused,
+ * not followed); the error said. */
 static FILE *open_out (const char *path)
 {
-    if (strcmp (path, "-") == 0)
-        return stdout;
-    int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
-                         | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        die ("%s: %s", path, errno == ELOOP
-             ? "is a symbolic link: refusing to write through it"
-             : strerror (errno));
-        return NULL;
-    }
-    FILE *f = fdopen (fd, "w");
-    if (!f) {
-        die ("%s: %s", path, strerror (errno));
-        close (fd);
-    }
+    ns_error_t err;
+    FILE *f = ns_open_out (path, &err);
+    if (!f)
+        die ("%s", err.text);
     return f;
 }
 
 static int close_out (FILE *f, const char *path)
 {
-    if (f == stdout)
-        return fflush (f) == 0 ? 0 : die ("stdout: %s", strerror (errno));
-    if (ferror (f) | fclose (f))
-        return die ("%s: write failed: %s", path, strerror (errno));
+    ns_error_t err;
+    if (ns_close_out (f, path, &err) < 0)
+        return die ("%s", err.text);
     return 0;
 }
 

@@ -11,11 +11,19 @@
 #include <string.h>
 
 #include "rep.h"
+#include "svg.h"
 
-static const char *palette[] = {
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
-};
+/* An inline chart's <svg> element, WIDTH x HEIGHT pixels. */
+static void chart_begin (FILE *f, int width, int height)
+{
+    struct ns_svg_doc d = {
+        .width = width,
+        .height = height,
+        .viewbox = 1,
+        .attrs = "font-family=\"sans-serif\" role=\"img\"",
+    };
+    ns_svg_begin (f, &d);
+}
 
 /* Horizontal bars: labels[i], values[i]; text after each bar. */
 static void hbars (FILE *f, const char *title, const char **labels,
@@ -28,27 +36,26 @@ static void hbars (FILE *f, const char *title, const char **labels,
     if (vmax <= 0)
         vmax = 1;
     int h = 40 + 24 * n;
-    fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" "
-             "height=\"%d\" viewBox=\"0 0 640 %d\" font-family=\"sans-serif\" "
-             "role=\"img\"><title>", h, h);
-    ns_xml_text (f, title);
+    chart_begin (f, 640, h);
+    fprintf (f, "<title>");
+    ns_svg_escape (f, title);
     fprintf (f, "</title>\n<text x=\"0\" y=\"18\" font-size=\"14\" "
              "font-weight=\"bold\">");
-    ns_xml_text (f, title);
+    ns_svg_escape (f, title);
     fprintf (f, "</text>\n");
     for (int i = 0; i < n; i++) {
         double y = 32 + 24 * i, w = 300 * v[i] / vmax;
         fprintf (f, "<text x=\"200\" y=\"%.0f\" font-size=\"12\" "
                  "text-anchor=\"end\">", y + 14);
-        ns_xml_text (f, labels[i]);
+        ns_svg_escape (f, labels[i]);
         fprintf (f, "</text><rect x=\"208\" y=\"%.0f\" width=\"%.1f\" "
                  "height=\"18\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.0f\" "
                  "font-size=\"12\">", y, w < 1 ? 1 : w,
-                 palette[(color >= 0 ? color : i) % 10], 214 + w, y + 14);
-        ns_xml_text (f, after[i]);
+                 ns_svg_color (color >= 0 ? color : i), 214 + w, y + 14);
+        ns_svg_escape (f, after[i]);
         fprintf (f, "</text>\n");
     }
-    fprintf (f, "</svg>\n");
+    ns_svg_end (f);
 }
 
 /* Learned figures with 2 standard errors either side, around 1.0. */
@@ -105,12 +112,11 @@ static void figure_chart (FILE *f, const struct ns_rep *r)
     int h = 70 + 18 * n;
     double x0 = 130, w = 420;
 #define X(v) (x0 + w * ((v) - lo) / (hi - lo))
-    fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"620\" "
-             "height=\"%d\" viewBox=\"0 0 620 %d\" font-family=\"sans-serif\" "
-             "role=\"img\"><title>Learned figures</title>\n"
+    chart_begin (f, 620, h);
+    fprintf (f, "<title>Learned figures</title>\n"
              "<text x=\"0\" y=\"18\" font-size=\"14\" font-weight=\"bold\">"
              "Learned figures, with two standard errors either side"
-             "</text>\n", h, h);
+             "</text>\n");
     double ytop = 36, ybot = 36 + 18 * n;
     for (double t = lo; t <= hi + 1e-9; t += (hi - lo) > 0.6 ? 0.1 : 0.05) {
         fprintf (f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
@@ -123,10 +129,11 @@ static void figure_chart (FILE *f, const struct ns_rep *r)
              X (1.0), ybot);
     for (int i = 0; i < n; i++) {
         double y = ytop + 18 * i + 9;
-        const char *c = figs[i].speedup ? palette[4] : palette[0];
+        const char *c = figs[i].speedup ? ns_svg_color (4)
+                                        : ns_svg_color (0);
         fprintf (f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" "
                  "text-anchor=\"end\">", x0 - 8, y + 4);
-        ns_xml_text (f, figs[i].label);
+        ns_svg_escape (f, figs[i].label);
         fprintf (f, "</text><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
                  "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">"
@@ -142,7 +149,7 @@ static void figure_chart (FILE *f, const struct ns_rep *r)
              "(above 1: faster striped); blue: slowdown beside a "
              "program</text>\n", x0 + w / 2, ybot + 32);
 #undef X
-    fprintf (f, "</svg>\n");
+    ns_svg_end (f);
     free (figs);
 }
 
