@@ -32,6 +32,7 @@
 #include "metricsdoc.h"
 #include "nsutil.h"
 #include "nsconfig.h"
+#include "progress.h"
 #include "report.h"
 #include "sacct_out.h"
 #include "sim_compare.h"
@@ -858,30 +859,23 @@ static void progress_erase (struct pool *p)
 static void progress_draw (struct pool *p)
 {
     char line[512];
-    int done = 0, running = 0, len;
-    for (int i = 0; i < p->ntasks; i++) {
-        done += p->tasks[i].state == TASK_DONE;
-        running += p->tasks[i].state == TASK_RUNNING;
-    }
-    if (!running)
-        return;
-    len = snprintf (line, sizeof (line), "%d/%d done; running:", done,
-                    p->ntasks);
-    for (int i = 0; i < p->ntasks && len < PROGRESS_COLUMNS; i++) {
+    ns_progress_item_t items[MAX_POLICIES * MAX_LOADS];
+    int n = p->ntasks < MAX_POLICIES * MAX_LOADS ? p->ntasks
+                                                 : MAX_POLICIES * MAX_LOADS;
+    for (int i = 0; i < n; i++) {
         const struct task *t = &p->tasks[i];
-        if (t->state != TASK_RUNNING)
-            continue;
-        double pct = t->total_jobs ? 100.0 * t->done_jobs / t->total_jobs
-                                   : 0.0;
-        len += snprintf (line + len, sizeof (line) - len, " %s %.0f%%,",
-                         t->label, pct);
+        items[i] = (ns_progress_item_t){
+            .label = t->label,
+            .running = t->state == TASK_RUNNING,
+            .done = t->state == TASK_DONE,
+            .done_units = t->done_jobs,
+            .total_units = t->total_jobs,
+        };
     }
-    if (len > 0 && line[len - 1] == ',')
-        line[--len] = '\0';
-    if (len > PROGRESS_COLUMNS) {
-        len = PROGRESS_COLUMNS;
-        memcpy (line + len - 3, "...", 4);
-    }
+    int len = ns_progress_line (line, sizeof (line), PROGRESS_COLUMNS,
+                                items, n);
+    if (len < 0)
+        return;
     fprintf (stderr, "\r%s%*s", line, p->drawn > len ? p->drawn - len : 0,
              "");
     p->drawn = len;
