@@ -25,7 +25,7 @@ static int slot (char (*names)[48], int64_t *counts, int *n, int max,
         if (*n == max)
             k = max - 1;     /* the last slot gathers the rest */
         else {
-            snprintf (names[k], 48, "%s", name);
+            snprintf (names[k], 48, "%.47s", name);
             (*n)++;
         }
     }
