@@ -39,7 +39,7 @@
 #include "sim_sweep.h"
 #include "sweep.h"
 #include "trace.h"
-#include "workload.h"
+#include "tracejobs.h"
 
 #define MAX_POLICIES 32
 #define MAX_LOADS 16
@@ -109,20 +109,12 @@ struct run {
     char sacct_policy[64];  /* --sacct: the policy whose jobs it gets */
     char note[512];         /* one-core machine note, or "" */
     /* trace mode */
-    ns_simjob_t *jobs;
-    int64_t njobs;
-    int64_t jobs_read;
-    struct ns_trace_counts counts;
-    struct ns_trace_header header;
-    double recorded_wait_sum;
-    int64_t recorded_wait_n;
+    ns_tracejobs_t tj;      /* the jobs, what the trace says of itself */
     const char *nodes_from;
     ns_sconf_t *machine;    /* --slurm-conf */
     unsigned char *out_of_scope; /* machine->nparts bytes, or NULL */
     unsigned char *no_stripe;    /* machine's GRES nodes, or NULL */
     int64_t total_cores;    /* the machine's task slots */
-    int64_t unknown_parts;  /* jobs naming a partition it lacks */
-    char first_unknown_part[NS_TJOB_PROGRAM_MAX];
     /* results */
     ns_metrics_t *metrics;
     int nmetrics;
@@ -629,76 +621,20 @@ static const char *baseline_what (const char *baseline)
 
 /* ---- trace loading ---- */
 
-static int keep_job (struct run *r, const ns_tjob_t *j)
-{
-    if (r->njobs % 65536 == 0) {
-        ns_simjob_t *jobs = realloc (r->jobs, sizeof (*jobs)
-                                     * (r->njobs + 65536));
-        if (!jobs)
-            return die ("out of memory after %lld jobs",
-                        (long long)r->njobs);
-        r->jobs = jobs;
-    }
-    r->jobs[r->njobs++] = ns_workload_simjob (
-        j, ns_workload_program (ns_config_identity (r->cfg), r->progs, j));
-    if (r->machine) {
-        ns_simjob_t *sj = &r->jobs[r->njobs - 1];
-        if (j->part_name[0]) {
-            /* sacct: a job submitted to several partitions lists them
-             * all; the first is taken */
-            char name[NS_TJOB_PROGRAM_MAX];
-            ns_workload_partition (j, name, sizeof (name));
-            sj->partition = ns_sconf_part_index (r->machine, name) + 1;
-            if (sj->partition == 0 && r->unknown_parts++ == 0)
-                snprintf (r->first_unknown_part,
-                          sizeof (r->first_unknown_part), "%s", name);
-        }
-        else if (j->partition >= 1) {
-            /* SWF partitions are numbered from 1: the slurm.conf's
-             * PartitionName lines in order */
-            sj->partition = j->partition <= r->machine->nparts
-                                ? j->partition : 0;
-            if (sj->partition == 0 && r->unknown_parts++ == 0)
-                snprintf (r->first_unknown_part,
-                          sizeof (r->first_unknown_part), "number %d",
-                          j->partition);
-        }
-    }
-    if (j->wait >= 0) {
-        r->recorded_wait_sum += (double)j->wait;
-        r->recorded_wait_n++;
-    }
-    return 0;
-}
-
 static int load_trace (struct run *r)
 {
+    ns_tracejobs_opts_t o = {
+        .path = r->o.trace,
+        .format = r->o.format,
+        .strict = r->o.strict,
+        .max_jobs = r->o.max_jobs,
+        .identity = ns_config_identity (r->cfg),
+        .progs = r->progs,
+        .machine = r->machine,
+    };
     ns_error_t err = { "" };
-    ns_trace_t *t = ns_trace_open (r->o.trace, r->o.format,
-                                   r->o.strict ? NS_TRACE_STRICT : 0, &err);
-    if (!t)
-        return die ("%s", err.text);
-    ns_tjob_t j;
-    int rc;
-    while ((rc = ns_trace_next (t, &j, &err)) == 1) {
-        r->jobs_read++;
-        if (keep_job (r, &j) < 0) {
-            rc = -1;
-            break;
-        }
-        if (r->o.max_jobs && r->njobs >= r->o.max_jobs)
-            break;
-    }
-    if (rc < 0 && err.text[0])
-        die ("%s", err.text);
-    r->counts = *ns_trace_skips (t);
-    r->header = *ns_trace_header (t);
-    ns_trace_close (t);
-    if (rc < 0)
-        return -1;
-    if (r->njobs == 0)
-        return die ("%s: no usable job (%llu lines skipped)", r->o.trace,
-                    (unsigned long long)r->counts.skipped);
+    if (ns_tracejobs_load (&r->tj, &o, &err) < 0)
+        return err.text[0] ? die ("%s", err.text) : -1;
     return 0;
 }
 
@@ -723,8 +659,8 @@ static void note_all_memory (const struct run *r)
         return;
     int64_t n = 0;
     const char *first = NULL;
-    for (int64_t j = 0; j < r->njobs; j++) {
-        const ns_simjob_t *sj = &r->jobs[j];
+    for (int64_t j = 0; j < r->tj.njobs; j++) {
+        const ns_simjob_t *sj = &r->tj.jobs[j];
         if (sj->mem_per_cpu || sj->mem_per_node)
             continue;
         int p = sj->partition > 0 && sj->partition <= m->nparts
@@ -748,7 +684,7 @@ static void note_all_memory (const struct run *r)
 
 static int machine_size (struct run *r)
 {
-    int64_t mn = r->header.max_nodes, mp = r->header.max_procs;
+    int64_t mn = r->tj.header.max_nodes, mp = r->tj.header.max_procs;
     r->nodes_from = "options";
     if (r->machine) {
         const ns_sconf_t *m = r->machine;
@@ -762,11 +698,11 @@ static int machine_size (struct run *r)
                 r->o.cores = u;
         }
         r->nodes_from = r->o.slurm_conf;
-        if (r->unknown_parts)
+        if (r->tj.unknown_parts)
             fprintf (stderr, "nodeshare-sim: note: %lld jobs name a "
                      "partition %s lacks (the first: %s): they run in its "
-                     "default partition\n", (long long)r->unknown_parts,
-                     r->o.slurm_conf, r->first_unknown_part);
+                     "default partition\n", (long long)r->tj.unknown_parts,
+                     r->o.slurm_conf, r->tj.first_unknown_part);
         note_all_memory (r);
         if (m->cr_socket)
             fprintf (stderr, "nodeshare-sim: note: %s: CR_Socket: Slurm "
@@ -1014,8 +950,8 @@ static int finish_run (struct task *t, ns_sim_t *sim, double window,
     if (r->o.sacct && strcmp (r->names[t->k], r->sacct_policy) == 0) {
         /* One task writes it; 2026-01-01T00:00:00Z is time 0 unless the
          * trace says when it started. */
-        double epoch = r->header.unix_start_time > 0
-                       ? (double)r->header.unix_start_time : 1767225600.0;
+        double epoch = r->tj.header.unix_start_time > 0
+                       ? (double)r->tj.header.unix_start_time : 1767225600.0;
         FILE *f = fopen (r->o.sacct, "w");
         if (!f)
             return die ("%s: %s", r->o.sacct, strerror (errno));
@@ -1046,13 +982,13 @@ static int run_trace_policy (struct task *t)
     if (!sim)
         return -1;
     ns_timeline_t tl;
-    double first = r->jobs[0].submit, last = first;
-    for (int64_t i = 0; i < r->njobs; i++) {
-        if (ns_sim_add_ref (sim, &r->jobs[i], &err) < 0) {
+    double first = r->tj.jobs[0].submit, last = first;
+    for (int64_t i = 0; i < r->tj.njobs; i++) {
+        if (ns_sim_add_ref (sim, &r->tj.jobs[i], &err) < 0) {
             ns_sim_destroy (sim);
             return die ("%s", err.text);
         }
-        double end = r->jobs[i].submit + r->jobs[i].runtime;
+        double end = r->tj.jobs[i].submit + r->tj.jobs[i].runtime;
         if (end > last)
             last = end;
     }
@@ -1199,7 +1135,7 @@ static void find_twins (struct run *r, struct pool *p)
         if (i == pk || pol->fallback_after != pack->fallback_after
             || pol->seed != pack->seed
             || pol->max_cotenants != pack->max_cotenants
-            || !ns_sim_schedule_is_packs (&conf, r->jobs, r->njobs))
+            || !ns_sim_schedule_is_packs (&conf, r->tj.jobs, r->tj.njobs))
             continue;
         p->tasks[i].twin_of = pk;
         if (len < sizeof (list))
@@ -1311,11 +1247,11 @@ static ns_metricsdoc_input_t doc_input (const struct run *r)
         .overrun_kill = r->o.overrun == NS_OVERRUN_KILL,
         .baseline = r->baseline,
         .note = r->note,
-        .jobs_read = r->jobs_read,
-        .jobs_used = r->njobs,
-        .counts = &r->counts,
-        .recorded_mean_wait_s = r->recorded_wait_n
-            ? r->recorded_wait_sum / r->recorded_wait_n : NAN,
+        .jobs_read = r->tj.jobs_read,
+        .jobs_used = r->tj.njobs,
+        .counts = &r->tj.counts,
+        .recorded_mean_wait_s = r->tj.recorded_wait_n
+            ? r->tj.recorded_wait_sum / r->tj.recorded_wait_n : NAN,
         .horizon_s = r->o.horizon,
         .peak_rss_mb = -1,
     };
@@ -1364,7 +1300,7 @@ static int write_svg (const struct run *r)
     char title[512];
     if (r->o.trace)
         snprintf (title, sizeof (title), "%s: %lld jobs on %d nodes x %d "
-                  "cores (%s backfill)", r->o.trace, (long long)r->njobs,
+                  "cores (%s backfill)", r->o.trace, (long long)r->tj.njobs,
                   r->o.nodes, r->o.cores,
                   r->o.backfill == NS_BACKFILL_EASY ? "EASY" : "no");
     else
@@ -1395,8 +1331,9 @@ static void print_input (const struct run *r)
     if (r->machine)
         fprintf (f, "%s: %lld jobs read, %lld used, %llu lines skipped; "
                  "%d nodes, %lld %s in all, %d partition%s, memory %s "
-                 "(%s)\n", r->o.trace, (long long)r->jobs_read,
-                 (long long)r->njobs, (unsigned long long)r->counts.skipped,
+                 "(%s)\n", r->o.trace, (long long)r->tj.jobs_read,
+                 (long long)r->tj.njobs,
+                 (unsigned long long)r->tj.counts.skipped,
                  r->o.nodes, (long long)r->total_cores,
                  r->machine->cr_cpu ? "CPUs" : "cores", r->machine->nparts,
                  r->machine->nparts == 1 ? "" : "s",
@@ -1405,11 +1342,11 @@ static void print_input (const struct run *r)
     else
         fprintf (f, "%s: %lld jobs read, %lld used, %llu lines skipped; "
                  "%d nodes x %d cores (%s)\n", r->o.trace,
-                 (long long)r->jobs_read, (long long)r->njobs,
-                 (unsigned long long)r->counts.skipped, r->o.nodes,
+                 (long long)r->tj.jobs_read, (long long)r->tj.njobs,
+                 (unsigned long long)r->tj.counts.skipped, r->o.nodes,
                  r->o.cores, r->nodes_from);
     for (int i = 0; i < NS_SKIP_NREASONS; i++) {
-        const struct ns_trace_skip *s = &r->counts.skip[i];
+        const struct ns_trace_skip *s = &r->tj.counts.skip[i];
         if (!s->count)
             continue;
         fprintf (f, "  skipped %llu %s, lines", (unsigned long long)s->count,
@@ -1418,10 +1355,10 @@ static void print_input (const struct run *r)
             fprintf (f, " %lld", (long long)s->lines[k]);
         fprintf (f, "%s\n", s->count > NS_TRACE_SKIP_LINES ? " ..." : "");
     }
-    if (r->recorded_wait_n)
+    if (r->tj.recorded_wait_n)
         fprintf (f, "  recorded mean wait in the trace: %.0f s (%lld jobs)\n",
-                 r->recorded_wait_sum / r->recorded_wait_n,
-                 (long long)r->recorded_wait_n);
+                 r->tj.recorded_wait_sum / r->tj.recorded_wait_n,
+                 (long long)r->tj.recorded_wait_n);
 }
 
 static int outputs (struct run *r)
@@ -1503,10 +1440,11 @@ static int run_all (struct run *r)
         /* A trace is usually in order of submission already: sorting
          * it then is a pass of comparisons, not a sort */
         int64_t k = 1;
-        while (k < r->njobs && cmp_submit (&r->jobs[k - 1], &r->jobs[k]) < 0)
+        while (k < r->tj.njobs
+               && cmp_submit (&r->tj.jobs[k - 1], &r->tj.jobs[k]) < 0)
             k++;
-        if (k < r->njobs)
-            qsort (r->jobs, r->njobs, sizeof (ns_simjob_t), cmp_submit);
+        if (k < r->tj.njobs)
+            qsort (r->tj.jobs, r->tj.njobs, sizeof (ns_simjob_t), cmp_submit);
         if (r->o.assign_classes)
             assign_classes (r, nconf);
         one_core_note (r, cores_from_header);
@@ -1633,7 +1571,7 @@ int main (int argc, char **argv)
         rc = outputs (&r);
     if (r.csv && close_out (r.csv, r.o.csv) < 0)
         rc = -1;
-    free (r.jobs);
+    free (r.tj.jobs);
     free (r.metrics);
     ns_sconf_free (r.machine);
     free (r.out_of_scope);
