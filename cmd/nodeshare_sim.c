@@ -35,6 +35,7 @@
 #include "progress.h"
 #include "report.h"
 #include "sacct_out.h"
+#include "scope.h"
 #include "sim_compare.h"
 #include "sim_sweep.h"
 #include "sweep.h"
@@ -872,29 +873,10 @@ static int machine_scope (struct run *r)
                      r->o.config ? r->o.config : "the configuration");
         return 0;
     }
-    if (nscope >= 0) {
-        if (!(r->out_of_scope = calloc ((size_t)m->nparts + 1, 1)))
-            return die ("out of memory");
-        for (int p = 0; p < m->nparts; p++) {
-            int in = 0;
-            for (int i = 0; i < nscope && !in; i++)
-                in = !strcmp (ns_config_scope_name (r->cfg,
-                                                    NS_SCOPE_PARTITION, i),
-                              m->parts[p].name);
-            r->out_of_scope[p] = !in;
-        }
-    }
-    if (!ns_config_stripe_gres_nodes (r->cfg)) {
-        int any = 0;
-        for (int n = 0; n < m->nnodes; n++)
-            any |= ns_gres_any (m->nodes[n].gres);
-        if (any) {
-            if (!(r->no_stripe = calloc ((size_t)m->nnodes, 1)))
-                return die ("out of memory");
-            for (int n = 0; n < m->nnodes; n++)
-                r->no_stripe[n] = (unsigned char)ns_gres_any (m->nodes[n].gres);
-        }
-    }
+    ns_error_t err;
+    if (ns_scope_masks (r->cfg, m, &r->out_of_scope, &r->no_stripe,
+                        &err) < 0)
+        return die ("%s", err.text);
     return 0;
 }
 
