@@ -102,7 +102,8 @@ int ns_cluster_add_job (ns_cluster_t *c, uint64_t id, int program,
 /* The same, the job holding mem[i] MB on shares[i].node (mem NULL:
  * none).  Fails with EINVAL for negative memory; a node's memory may be
  * overcommitted (the caller's state is the truth, as in the select
- * plugin after a reconfigure), ns_node_free_mem then says 0. */
+ * plugin after a reconfigure), ns_node_free_mem (cluster_test.h) then
+ * says 0. */
 int ns_cluster_add_job_mem (ns_cluster_t *c, uint64_t id, int program,
                             const ns_share_t *shares, int nshares, int flags,
                             const int64_t *mem, ns_error_t *err);
