@@ -29,6 +29,7 @@
 #include "engine.h"
 #include "fileio.h"
 #include "gres.h"
+#include "machsize.h"
 #include "metricsdoc.h"
 #include "nsutil.h"
 #include "nsconfig.h"
@@ -647,7 +648,6 @@ static int cmp_submit (const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Machine size: flags, else the SWF header (MaxNodes, MaxProcs). */
 /* With memory consumable, Slurm gives a job that asks for no memory, in a
  * partition with neither DefMemPerCPU nor DefMemPerNode (its own or the
  * global one), all the memory of each of its nodes: one such job per
@@ -655,24 +655,9 @@ static int cmp_submit (const void *a, const void *b)
  * asked for none.  Say so, with how many jobs it concerns. */
 static void note_all_memory (const struct run *r)
 {
-    const ns_sconf_t *m = r->machine;
-    if (!m->cr_memory || m->def_mem_per_cpu || m->def_mem_per_node)
-        return;
-    int64_t n = 0;
     const char *first = NULL;
-    for (int64_t j = 0; j < r->tj.njobs; j++) {
-        const ns_simjob_t *sj = &r->tj.jobs[j];
-        if (sj->mem_per_cpu || sj->mem_per_node)
-            continue;
-        int p = sj->partition > 0 && sj->partition <= m->nparts
-                    ? sj->partition - 1
-                    : ns_sconf_default_part (m);
-        if (p < 0 || m->parts[p].def_mem_per_cpu
-            || m->parts[p].def_mem_per_node)
-            continue;
-        if (n++ == 0)
-            first = m->parts[p].name;
-    }
+    int64_t n = ns_machsize_all_memory_jobs (r->machine, r->tj.jobs,
+                                             r->tj.njobs, &first);
     if (n)
         fprintf (stderr, "nodeshare-sim: note: %s: memory is consumable and "
                  "partition %s has neither DefMemPerCPU nor DefMemPerNode: "
@@ -683,21 +668,19 @@ static void note_all_memory (const struct run *r)
                  r->o.slurm_conf, first, (long long)n);
 }
 
+/* Machine size: a slurm.conf, else flags, else the SWF header (MaxNodes,
+ * MaxProcs): sim/machsize.h. */
 static int machine_size (struct run *r)
 {
-    int64_t mn = r->tj.header.max_nodes, mp = r->tj.header.max_procs;
+    ns_machsize_t ms = { 0 };
+    ns_error_t err;
     r->nodes_from = "options";
     if (r->machine) {
         const ns_sconf_t *m = r->machine;
-        r->o.nodes = m->nnodes;
-        r->o.cores = 0;
-        r->total_cores = 0;
-        for (int i = 0; i < m->nnodes; i++) {
-            int u = m->cr_cpu ? m->nodes[i].cpus : m->nodes[i].cores;
-            r->total_cores += u;
-            if (u > r->o.cores)
-                r->o.cores = u;
-        }
+        ns_machsize_sconf (m, &ms);
+        r->o.nodes = ms.nodes;
+        r->o.cores = ms.cores;
+        r->total_cores = ms.total_cores;
         r->nodes_from = r->o.slurm_conf;
         if (r->tj.unknown_parts)
             fprintf (stderr, "nodeshare-sim: note: %lld jobs name a "
@@ -716,32 +699,13 @@ static int machine_size (struct run *r)
         r->total_cores = (int64_t)r->o.nodes * r->o.cores;
         return 0;
     }
-    if (!r->o.cores && mn > 0 && mp > 0) {
-        if (mp % mn)
-            return die ("%s: header says MaxNodes %lld and MaxProcs %lld, "
-                        "which does not give a whole number of cores per "
-                        "node: give --nodes and --cores", r->o.trace,
-                        (long long)mn, (long long)mp);
-        r->o.cores = (int)(mp / mn);
-    }
-    if (!r->o.cores)
-        return die ("%s: the header does not say the machine size "
-                    "(MaxNodes and MaxProcs): give --nodes N --cores C",
-                    r->o.trace);
-    if (!r->o.nodes) {
-        if (mn > 0)
-            r->o.nodes = (int)mn;
-        else if (mp > 0)
-            r->o.nodes = (int)(mp / r->o.cores);
-        else
-            return die ("%s: the header does not say how many nodes: give "
-                        "--nodes N", r->o.trace);
-    }
+    if (ns_machsize_header (&r->tj.header, r->o.nodes, r->o.cores,
+                            r->o.trace, &ms, &err) < 0)
+        return die ("%s", err.text);
+    r->o.nodes = ms.nodes;
+    r->o.cores = ms.cores;
+    r->total_cores = ms.total_cores;
     r->nodes_from = "trace header";
-    if (r->o.nodes < 1 || r->o.nodes > 1000000)
-        return die ("%s: header gives %d nodes: give --nodes", r->o.trace,
-                    r->o.nodes);
-    r->total_cores = (int64_t)r->o.nodes * r->o.cores;
     return 0;
 }
 
