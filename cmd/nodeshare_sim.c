@@ -24,6 +24,7 @@
 #include <malloc.h>
 #endif
 
+#include "classes.h"
 #include "closed.h"
 #include "cmdline.h"
 #include "engine.h"
@@ -713,26 +714,8 @@ static int machine_size (struct run *r)
  * figures of a configured program, drawn by weight with a fixed seed. */
 static void assign_classes (struct run *r, int first_unknown)
 {
-    int nconf = first_unknown;
-    double total = 0;
-    for (int p = 0; p < nconf; p++)
-        total += ns_interf_weight (r->model, p);
-    if (total <= 0)
-        return;
-    uint64_t x = r->o.seed * 0x9e3779b97f4a7c15ULL + 1;
-    for (int p = nconf; p < ns_progtab_count (r->progs); p++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        double u = (double)(x >> 11) / 9007199254740992.0 * total;
-        int cls = 0;
-        for (; cls < nconf - 1; cls++) {
-            u -= ns_interf_weight (r->model, cls);
-            if (u < 0)
-                break;
-        }
-        ns_interf_set_class (r->model, p, cls, NULL);
-    }
+    ns_classes_assign (r->model, first_unknown, ns_progtab_count (r->progs),
+                       r->o.seed);
 }
 
 /* ---- running ---- */
