@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fileio.c - whole files in and out (sim/fileio.h). */
 #define _GNU_SOURCE
-#include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>

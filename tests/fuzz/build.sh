@@ -3,8 +3,9 @@
 # build.sh OUTDIR [TARGET...] - build the libFuzzer targets of tests/fuzz
 #
 # Every target (default: all, the fuzz_*.c next to this script) is linked
-# with the project's pure code (model/, node/, sim/trace*.c, engine.c,
-# resv.c, qtree.c and sweep.c, spank/pin.c and ledgerfile.c) compiled once with
+# with the project's pure code (model/, node/, the trace readers, the
+# engine and its parts, resv.c, qtree.c and sweep.c, spank/pin.c and
+# ledgerfile.c) compiled once with
 # coverage and ASan + UBSan.  Needs clang with -fsanitize=fuzzer (FUZZ_CC, default
 # clang) and pkg-config for json-c, hwloc and zlib.  Also `make fuzz` in
 # a tree configured with --enable-fuzz.
@@ -23,8 +24,13 @@ inc="-I$top/model -I$top/node -I$top/sim -I$top/spank -I$top/tests/fuzz"
 mkdir -p "$out/obj"
 out=$(cd "$out" && pwd)
 objs=
-for src in "$top"/model/*.c "$top"/node/*.c "$top"/sim/trace*.c "$top/sim/history.c" "$top/sim/shadow.c" \
-           "$top/sim/engine.c" "$top/sim/resv.c" "$top/sim/qtree.c" \
+for src in "$top"/model/*.c "$top"/node/*.c "$top/sim/trace.c" "$top/sim/trace_swf.c" \
+           "$top/sim/trace_sacct.c" "$top/sim/history.c" "$top/sim/workload.c" \
+           "$top/sim/fileio.c" \
+           "$top/sim/shadow.c" "$top/sim/engine.c" "$top/sim/eventq.c" "$top/sim/pool.c" \
+           "$top/sim/byend.c" "$top/sim/decmemo.c" "$top/sim/qblocks.c" \
+           "$top/sim/headresv.c" "$top/sim/backfill.c" "$top/sim/rellog.c" \
+           "$top/sim/resv.c" "$top/sim/qtree.c" \
            "$top/sim/slurmconf.c" "$top/sim/sweep.c" "$top/sim/nodefail.c" "$top/spank/pin.c" \
            "$top/spank/ledgerfile.c"
 do
