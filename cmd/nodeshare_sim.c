@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 #endif
 
 #include "classes.h"
+#include "batch.h"
 #include "closed.h"
 #include "cmdline.h"
 #include "engine.h"
@@ -34,7 +34,6 @@
 #include "metricsdoc.h"
 #include "nsutil.h"
 #include "nsconfig.h"
-#include "progress.h"
 #include "report.h"
 #include "sacct_out.h"
 #include "scope.h"
@@ -123,45 +122,6 @@ struct run {
     int nmetrics;
     FILE *csv;
     int progress;
-};
-
-/* One run of one policy (at one load, in closed experiments).  Each task
- * has its own ns_sim_t; the trace jobs, the interference model, the
- * program table and the configuration are shared and only read while
- * tasks run (assign_classes has finished before). */
-enum { TASK_WAITING = 0, TASK_RUNNING, TASK_DONE, TASK_FAILED };
-
-struct pool;
-
-struct task {
-    struct pool *pool;
-    int k;                  /* policy index */
-    double load;            /* closed experiments; < 0 for traces */
-    ns_metrics_t *m;        /* its slot in run.metrics (output order) */
-    char label[80];         /* policy name (and load) for progress */
-    /* CSV rows, buffered so that they are written in output order */
-    char *csv;
-    size_t csv_len;
-    /* progress (under pool.lock) */
-    int state;
-    int done_jobs, total_jobs;
-    /* The task whose replay is this one's (ns_sim_schedule_is_packs ():
-     * pack's), which writes this one's outputs too; -1: none */
-    int twin_of;
-};
-
-struct pool {
-    pthread_mutex_t lock;
-    const struct run *r;
-    FILE *csv;              /* r->csv: written under lock only */
-    struct task *tasks;
-    int ntasks;
-    int next;               /* next task to start */
-    int written;            /* tasks whose CSV rows are out */
-    int failed;
-    int progress;           /* draw the progress line on stderr */
-    double last_draw;
-    int drawn;              /* length of the line on the terminal */
 };
 
 static void usage (FILE *f)
@@ -718,74 +678,27 @@ static void assign_classes (struct run *r, int first_unknown)
                        r->o.seed);
 }
 
-/* ---- running ---- */
-
-static double wall (void)
+/* nodeshare.json's scope ("partitions") and GRES nodes on the machine
+ * of --slurm-conf, as the select plugin applies them. */
+static int machine_scope (struct run *r)
 {
-    struct timespec ts;
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* The progress line, when stderr is a terminal: one line for all the
- * tasks running, "2/8 done; running: twins 45%, mixed 30%", redrawn at
- * most ten times a second, and a line of its own per finished task.
- * Called with pool->lock held. */
-#define PROGRESS_COLUMNS 79
-
-static void progress_erase (struct pool *p)
-{
-    if (p->drawn)
-        fprintf (stderr, "\r%*s\r", p->drawn, "");
-    p->drawn = 0;
-}
-
-static void progress_draw (struct pool *p)
-{
-    char line[512];
-    ns_progress_item_t items[MAX_POLICIES * MAX_LOADS];
-    int n = p->ntasks < MAX_POLICIES * MAX_LOADS ? p->ntasks
-                                                 : MAX_POLICIES * MAX_LOADS;
-    for (int i = 0; i < n; i++) {
-        const struct task *t = &p->tasks[i];
-        items[i] = (ns_progress_item_t){
-            .label = t->label,
-            .running = t->state == TASK_RUNNING,
-            .done = t->state == TASK_DONE,
-            .done_units = t->done_jobs,
-            .total_units = t->total_jobs,
-        };
+    const ns_sconf_t *m = r->machine;
+    int nscope = ns_config_scope_count (r->cfg, NS_SCOPE_PARTITION);
+    if (!m) {
+        if (nscope >= 0)
+            fprintf (stderr, "nodeshare-sim: note: %s names partitions; "
+                     "without --slurm-conf every job is in scope\n",
+                     r->o.config ? r->o.config : "the configuration");
+        return 0;
     }
-    int len = ns_progress_line (line, sizeof (line), PROGRESS_COLUMNS,
-                                items, n);
-    if (len < 0)
-        return;
-    fprintf (stderr, "\r%s%*s", line, p->drawn > len ? p->drawn - len : 0,
-             "");
-    p->drawn = len;
-    p->last_draw = wall ();
+    ns_error_t err;
+    if (ns_scope_masks (r->cfg, m, &r->out_of_scope, &r->no_stripe,
+                        &err) < 0)
+        return die ("%s", err.text);
+    return 0;
 }
 
-/* Engine callback: every 2000 completed jobs of one task.  In closed
- * experiments total grows with the replacements; the share is then of
- * simulated time over the horizon. */
-static void progress (ns_sim_t *sim, int done, int total, void *arg)
-{
-    struct task *t = arg;
-    struct pool *p = t->pool;
-    pthread_mutex_lock (&p->lock);
-    if (t->load >= 0) {
-        t->done_jobs = (int)(1000 * ns_sim_now (sim) / p->r->o.horizon);
-        t->total_jobs = 1000;
-    }
-    else {
-        t->done_jobs = done;
-        t->total_jobs = total;
-    }
-    if (wall () - p->last_draw >= 0.1)
-        progress_draw (p);
-    pthread_mutex_unlock (&p->lock);
-}
+/* ---- running (sim/batch.h) ---- */
 
 /* The configuration of a replay of policy k. */
 static ns_simconf_t sim_conf (const struct run *r, int k)
@@ -807,337 +720,60 @@ static ns_simconf_t sim_conf (const struct run *r, int k)
     };
 }
 
-/* nodeshare.json's scope ("partitions") and GRES nodes on the machine
- * of --slurm-conf, as the select plugin applies them. */
-static int machine_scope (struct run *r)
+/* Every policy (at every load) in up to --jobs threads. */
+static int run_tasks (struct run *r, const double *loads, int nloads)
 {
-    const ns_sconf_t *m = r->machine;
-    int nscope = ns_config_scope_count (r->cfg, NS_SCOPE_PARTITION);
-    if (!m) {
-        if (nscope >= 0)
-            fprintf (stderr, "nodeshare-sim: note: %s names partitions; "
-                     "without --slurm-conf every job is in scope\n",
-                     r->o.config ? r->o.config : "the configuration");
-        return 0;
+    ns_simconf_t confs[MAX_POLICIES];
+    const char *names[MAX_POLICIES];
+    int twin_of[MAX_POLICIES];
+    for (int k = 0; k < r->npolicies; k++) {
+        confs[k] = sim_conf (r, k);
+        names[k] = r->names[k];
     }
-    ns_error_t err;
-    if (ns_scope_masks (r->cfg, m, &r->out_of_scope, &r->no_stripe,
-                        &err) < 0)
-        return die ("%s", err.text);
-    return 0;
-}
-
-/* Does task t write the outputs of policy `name` (its own or a twin's)? */
-static int writes_for (const struct task *t, const char *name)
-{
-    const struct pool *p = t->pool;
-    int me = (int)(t - p->tasks);
-    for (int i = 0; i < p->ntasks; i++)
-        if ((i == me || p->tasks[i].twin_of == me)
-            && strcmp (p->r->names[p->tasks[i].k], name) == 0)
-            return 1;
-    return 0;
-}
-
-static ns_sim_t *new_sim (struct task *t)
-{
-    const struct run *r = t->pool->r;
-    ns_simconf_t conf = sim_conf (r, t->k);
-    /* The study's strategies are strict: nothing falls back to packing
-     * (closed experiments, where a job every rule admits always exists
-     * at full load). */
-    if (t->load >= 0)
-        conf.policy.fallback_after = -1;
-    ns_error_t err;
-    ns_sim_t *sim = ns_sim_create (&conf, &err);
-    if (!sim) {
-        die ("%s", err.text);
-        return NULL;
-    }
-    ns_sim_set_checking (sim, r->o.check);
-    /* The nodes of finished jobs only for the reports that list them */
-    ns_sim_set_keep_shares (sim, t->pool->csv
-                                 || (r->o.sacct
-                                     && writes_for (t, r->sacct_policy)));
-    if (t->pool->progress)
-        ns_sim_set_progress (sim, progress, 2000, t);
-    return sim;
-}
-
-/* Metrics into the task's slot, CSV rows into its buffer. */
-static int finish_run (struct task *t, ns_sim_t *sim, double window,
-                       ns_timeline_t *tl, double t0)
-{
-    const struct run *r = t->pool->r;
-    ns_metrics_t *m = t->m;
-    if (ns_metrics_compute (sim, window, m) < 0)
-        return die ("out of memory");
-    snprintf (m->policy, sizeof (m->policy), "%s", r->names[t->k]);
-    m->load = t->load;
-    m->wall_s = wall () - t0;
-    ns_timeline_finish (tl, m);
-    if (r->o.sacct && strcmp (r->names[t->k], r->sacct_policy) == 0) {
-        /* One task writes it; 2026-01-01T00:00:00Z is time 0 unless the
-         * trace says when it started. */
-        double epoch = r->tj.header.unix_start_time > 0
-                       ? (double)r->tj.header.unix_start_time : 1767225600.0;
-        FILE *f = fopen (r->o.sacct, "w");
-        if (!f)
-            return die ("%s: %s", r->o.sacct, strerror (errno));
-        int bad = ns_report_sacct (f, sim, r->progs, epoch, "ns") < 0;
-        bad |= fclose (f) != 0;
-        if (bad)
-            return die ("%s: write failed", r->o.sacct);
-    }
-    if (t->pool->csv) {
-        FILE *f = open_memstream (&t->csv, &t->csv_len);
-        if (!f)
-            return die ("out of memory");
-        ns_report_csv_rows (f, sim, r->names[t->k], r->progs);
-        if (ferror (f) | fclose (f))
-            return die ("out of memory");
-    }
-    return 0;
-}
-
-static void write_csv_in_order (struct pool *p);
-
-static int run_trace_policy (struct task *t)
-{
-    const struct run *r = t->pool->r;
-    ns_error_t err;
-    double t0 = wall ();
-    ns_sim_t *sim = new_sim (t);
-    if (!sim)
-        return -1;
-    ns_timeline_t tl;
-    double first = r->tj.jobs[0].submit, last = first;
-    for (int64_t i = 0; i < r->tj.njobs; i++) {
-        if (ns_sim_add_ref (sim, &r->tj.jobs[i], &err) < 0) {
-            ns_sim_destroy (sim);
-            return die ("%s", err.text);
-        }
-        double end = r->tj.jobs[i].submit + r->tj.jobs[i].runtime;
-        if (end > last)
-            last = end;
-    }
-    ns_timeline_init (&tl, first, last, (double)r->total_cores);
-    ns_sim_set_usage_hook (sim, ns_timeline_hook, &tl);
-    int rc = ns_sim_run (sim, -1, &err);
-    if (rc < 0)
-        die ("%s: %s", t->label, err.text);
-    else
-        rc = finish_run (t, sim, 0, &tl, t0);
-    /* The policies whose schedule this one is: their outputs from this
-     * replay, each timed on its own */
-    struct pool *p = t->pool;
-    int me = (int)(t - p->tasks);
-    for (int i = 0; i < p->ntasks && rc == 0; i++) {
-        struct task *u = &p->tasks[i];
-        if (u->twin_of != me)
-            continue;
-        pthread_mutex_lock (&p->lock);
-        u->state = TASK_RUNNING;
-        pthread_mutex_unlock (&p->lock);
-        rc = finish_run (u, sim, 0, &tl, wall ());
-        pthread_mutex_lock (&p->lock);
-        u->state = rc < 0 ? TASK_FAILED : TASK_DONE;
-        if (rc == 0 && p->csv)
-            write_csv_in_order (p);
-        if (rc == 0 && p->progress) {
-            progress_erase (p);
-            fprintf (stderr, "%s: done with %s's replay\n", u->label,
-                     t->label);
-            progress_draw (p);
-        }
-        pthread_mutex_unlock (&p->lock);
-    }
-    ns_sim_destroy (sim);
-    return rc;
-}
-
-/* ---- closed experiments (the workload: sim/closed.c) ---- */
-
-static int run_closed_policy (struct task *t)
-{
-    const struct run *r = t->pool->r;
-    ns_error_t err;
-    double t0 = wall ();
-    ns_sim_t *sim = new_sim (t);
-    if (!sim)
-        return -1;
-    int rc = -1;
-    ns_closed_t *cl = ns_closed_create (
-        r->model, &r->policies[t->k], r->o.mix, r->o.cores, r->o.horizon,
-        ns_closed_population (t->load, r->o.nodes), &err);
-    if (!cl) {
-        die ("%s", err.text);
-        goto out;
-    }
-    if (ns_closed_start (cl, sim, &err) < 0) {
-        die ("%s: %s", t->label, err.text);
-        goto out;
-    }
-    ns_timeline_t tl;
-    ns_timeline_init (&tl, 0, r->o.horizon, (double)r->o.nodes * r->o.cores);
-    ns_sim_set_usage_hook (sim, ns_timeline_hook, &tl);
-    rc = ns_sim_run (sim, r->o.horizon, &err);
-    if (rc < 0)
-        die ("%s: %s", t->label, err.text);
-    else
-        rc = finish_run (t, sim, r->o.horizon, &tl, t0);
-out:
-    ns_closed_destroy (cl);
-    ns_sim_destroy (sim);
-    return rc;
-}
-
-/* ---- the tasks, in parallel ---- */
-
-/* CSV rows of the finished tasks, in output order, as far as the first
- * task still running.  Called with pool->lock held. */
-static void write_csv_in_order (struct pool *p)
-{
-    while (p->written < p->ntasks
-           && p->tasks[p->written].state == TASK_DONE) {
-        struct task *t = &p->tasks[p->written++];
-        if (t->csv_len)
-            fwrite (t->csv, 1, t->csv_len, p->csv);
-        free (t->csv);
-        t->csv = NULL;
-    }
-}
-
-/* Each thread takes the next task in output order until none is left
- * or one has failed. */
-static void *worker (void *arg)
-{
-    struct pool *p = arg;
-    pthread_mutex_lock (&p->lock);
-    while (!p->failed && p->next < p->ntasks) {
-        struct task *t = &p->tasks[p->next++];
-        if (t->twin_of >= 0)
-            continue;   /* the task it is the twin of writes it */
-        t->state = TASK_RUNNING;
-        if (p->progress)
-            progress_draw (p);
-        pthread_mutex_unlock (&p->lock);
-        int rc = t->load >= 0 ? run_closed_policy (t) : run_trace_policy (t);
-        pthread_mutex_lock (&p->lock);
-        if (rc < 0) {
-            t->state = TASK_FAILED;
-            p->failed = 1;
-            continue;
-        }
-        t->state = TASK_DONE;
-        if (p->csv)
-            write_csv_in_order (p);
-        if (p->progress) {
-            progress_erase (p);
-            fprintf (stderr, "%s: done in %.1f s\n", t->label, t->m->wall_s);
-            progress_draw (p);
-        }
-    }
-    pthread_mutex_unlock (&p->lock);
-    return NULL;
-}
-
-/* Trace replays of policies whose schedule is pack's (see
- * ns_sim_schedule_is_packs ()) are not run again when pack runs too:
- * pack's task writes their outputs from its replay.  Not with --check
- * (every replay checks its invariants) or --replay-all. */
-static void find_twins (struct run *r, struct pool *p)
-{
-    int pk = -1;
-    for (int i = 0; i < p->ntasks && pk < 0; i++)
-        if (r->policies[p->tasks[i].k].kind == NS_POLICY_PACK)
-            pk = i;
-    if (pk < 0 || r->o.check || r->o.replay_all)
-        return;
-    const ns_policy_t *pack = &r->policies[p->tasks[pk].k];
-    char list[512] = "";
-    size_t len = 0;
-    int n = 0;
-    for (int i = 0; i < p->ntasks; i++) {
-        const ns_policy_t *pol = &r->policies[p->tasks[i].k];
-        ns_simconf_t conf = sim_conf (r, p->tasks[i].k);
-        if (i == pk || pol->fallback_after != pack->fallback_after
-            || pol->seed != pack->seed
-            || pol->max_cotenants != pack->max_cotenants
-            || !ns_sim_schedule_is_packs (&conf, r->tj.jobs, r->tj.njobs))
-            continue;
-        p->tasks[i].twin_of = pk;
-        if (len < sizeof (list))
-            len += (size_t)snprintf (list + len, sizeof (list) - len, "%s%s",
-                                     n++ ? ", " : "", r->names[p->tasks[i].k]);
-    }
-    if (n)
+    ns_batch_t b = {
+        .confs = confs,
+        .names = names,
+        .npolicies = r->npolicies,
+        .loads = loads,
+        .nloads = nloads,
+        .jobs = r->tj.jobs,
+        .njobs = r->tj.njobs,
+        .total_cores = r->total_cores,
+        .mix = r->o.mix,
+        .horizon = r->o.horizon,
+        .threads = r->o.jobs,
+        .check = r->o.check,
+        .csv = r->csv,
+        .progress = r->progress ? stderr : NULL,
+        .sacct_path = r->o.sacct,
+        .sacct_policy = r->sacct_policy,
+        /* 2026-01-01T00:00:00Z is time 0 unless the trace says when it
+         * started */
+        .sacct_epoch = r->tj.header.unix_start_time > 0
+                       ? (double)r->tj.header.unix_start_time : 1767225600.0,
+        .progs = r->progs,
+    };
+    /* Not with --check (every replay checks its invariants) or
+     * --replay-all */
+    char list[512];
+    int n;
+    if (!nloads && !r->o.check && !r->o.replay_all
+        && (n = ns_batch_twins (&b, twin_of, list, sizeof (list))) > 0) {
+        b.twin_of = twin_of;
         fprintf (stderr, "nodeshare-sim: note: no job of the trace gains "
                  "from striping: %s place%s every job as pack does, so %s "
                  "pack's replay (--replay-all replays %s too)\n", list,
                  n > 1 ? "" : "s", n > 1 ? "their schedules are"
                                          : "its schedule is",
                  n > 1 ? "them" : "it");
-}
-
-/* Every policy (at every load) in up to --jobs threads.  Outputs are
- * those of one thread: metrics go to fixed slots and CSV rows are
- * written in order. */
-static int run_tasks (struct run *r, const double *loads, int nloads)
-{
-    int np = r->npolicies, n = nloads ? nloads * np : np;
-    struct pool p = {
-        .r = r,
-        .csv = r->csv,
-        .ntasks = n,
-        .progress = r->progress,
-    };
-    r->metrics = calloc (n, sizeof (*r->metrics));
-    p.tasks = calloc (n, sizeof (*p.tasks));
-    int nthreads = r->o.jobs < n ? r->o.jobs : n;
-    pthread_t *tid = calloc (nthreads, sizeof (*tid));
-    if (!r->metrics || !p.tasks || !tid) {
-        free (p.tasks);
-        free (tid);
+    }
+    int nm = nloads ? nloads * r->npolicies : r->npolicies;
+    if (!(r->metrics = calloc (nm, sizeof (*r->metrics))))
         return die ("out of memory");
-    }
-    for (int i = 0; i < n; i++) {
-        struct task *t = &p.tasks[i];
-        *t = (struct task){
-            .pool = &p,
-            .k = i % np,
-            .load = nloads ? loads[i / np] : -1,
-            .m = &r->metrics[i],
-            .twin_of = -1,
-        };
-        if (nloads)
-            snprintf (t->label, sizeof (t->label), "%s@%.2f",
-                      r->names[t->k], t->load);
-        else
-            snprintf (t->label, sizeof (t->label), "%s", r->names[t->k]);
-    }
-    if (!nloads)
-        find_twins (r, &p);
-    pthread_mutex_init (&p.lock, NULL);
-    /* This thread is a worker too: if a thread cannot be created, the
-     * others do its share. */
-    int started = 0;
-    while (started < nthreads - 1
-           && pthread_create (&tid[started], NULL, worker, &p) == 0)
-        started++;
-    worker (&p);
-    for (int i = 0; i < started; i++)
-        pthread_join (tid[i], NULL);
-    pthread_mutex_destroy (&p.lock);
-    if (p.progress)
-        progress_erase (&p);
-    for (int i = 0; i < n; i++)
-        free (p.tasks[i].csv);
-    free (p.tasks);
-    free (tid);
-    if (p.failed)
-        return -1;
-    r->nmetrics = n;
+    ns_error_t err;
+    if (ns_batch_run (&b, r->metrics, &err) < 0)
+        return die ("%s", err.text);
+    r->nmetrics = nm;
     return 0;
 }
 
