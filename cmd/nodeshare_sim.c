@@ -34,6 +34,7 @@
 #include "metricsdoc.h"
 #include "nsutil.h"
 #include "nsconfig.h"
+#include "policyset.h"
 #include "report.h"
 #include "sacct_out.h"
 #include "scope.h"
@@ -43,7 +44,6 @@
 #include "trace.h"
 #include "tracejobs.h"
 
-#define MAX_POLICIES 32
 #define MAX_LOADS 16
 
 /* The study's figures (examples/abq-lam-lsd.json), built in so that the
@@ -104,9 +104,7 @@ struct run {
     ns_config_t *cfg;
     ns_progtab_t *progs;
     ns_interf_t *model;
-    ns_policy_t policies[MAX_POLICIES];
-    char names[MAX_POLICIES][64];
-    int npolicies;
+    ns_policyset_t ps;      /* -p, and the baseline */
     const char *baseline;   /* name of the policy thr is relative to */
     char sacct_policy[64];  /* --sacct: the policy whose jobs it gets */
     char note[512];         /* one-core machine note, or "" */
@@ -498,81 +496,31 @@ static int parse_opts (int argc, char **argv, struct opts *o)
 
 /* ---- policies ---- */
 
-static int add_policy (struct run *r, const char *opt, const char *name)
-{
-    ns_error_t err;
-    if (r->npolicies == MAX_POLICIES)
-        return die ("--policy: more than %d policies", MAX_POLICIES);
-    ns_policy_t *p = &r->policies[r->npolicies];
-    *p = *ns_config_policy (r->cfg);
-    if (ns_policy_parse (p, name, r->progs, &err) < 0)
-        return die ("%s: %s", opt, err.text);
-    ns_policy_name (p, r->progs, r->names[r->npolicies], 64);
-    r->npolicies++;
-    return 0;
-}
-
 static int parse_policies (struct run *r)
 {
-    /* pack first: what a stock cluster runs. */
-    static const char *all[] = { "pack", "exclusive", "spread", "mixed",
-                                 "twins", "same", "min-slowdown" };
-    const char *list = r->o.policies ? r->o.policies : "all";
-    char *copy = strdup (list), *save = NULL;
-    int rc = 0;
-    for (char *tok = strtok_r (copy, ",", &save); tok && rc == 0;
-         tok = strtok_r (NULL, ",", &save)) {
-        if (strcmp (tok, "all") == 0) {
-            for (size_t i = 0; i < sizeof (all) / sizeof (all[0]) && !rc;
-                 i++)
-                rc = add_policy (r, "--policy", all[i]);
-            /* keep:P for the first configured program, if any */
-            if (!rc && ns_interf_nprograms (r->model) > 0) {
-                char keep[NS_PROGRAM_NAME_MAX + 8];
-                snprintf (keep, sizeof (keep), "keep:%s",
-                          ns_progtab_name (r->progs, 0));
-                rc = add_policy (r, "--policy", keep);
-            }
-        }
-        else
-            rc = add_policy (r, "--policy", tok);
-    }
-    free (copy);
-    if (rc < 0)
-        return -1;
+    ns_error_t err;
+    const ns_policy_t *base = ns_config_policy (r->cfg);
+    if (ns_policyset_parse (&r->ps, base, r->o.policies, r->progs, r->model,
+                            &err) < 0)
+        return die ("%s", err.text);
     if (r->o.sacct) {
-        if (r->npolicies != 1)
+        if (r->ps.n != 1)
             return die ("--sacct writes the history of one policy: give "
-                        "exactly one with -p (got %d)", r->npolicies);
+                        "exactly one with -p (got %d)", r->ps.n);
         if (r->o.nloads > 1)
             return die ("--sacct writes the history of one run: give one "
                         "load with --closed");
         snprintf (r->sacct_policy, sizeof (r->sacct_policy), "%s",
-                  r->names[0]);
+                  r->ps.names[0]);
     }
     /* The baseline: what a stock cluster runs when a trace is replayed,
      * one job per node in the closed experiment (the study's reference). */
     r->baseline = r->o.baseline;
     if (!r->baseline)
         r->baseline = r->o.trace ? "pack" : "exclusive";
-    for (int i = 0; i < r->npolicies; i++)
-        if (strcmp (r->names[i], r->baseline) == 0)
-            return 0;
-    /* Not listed: run it first. */
-    if (r->npolicies == MAX_POLICIES)
-        return die ("--policy: more than %d policies with the baseline",
-                    MAX_POLICIES - 1);
-    ns_policy_t saved[MAX_POLICIES];
-    char names[MAX_POLICIES][64];
-    int n = r->npolicies;
-    memcpy (saved, r->policies, sizeof (ns_policy_t) * n);
-    memcpy (names, r->names, 64 * n);
-    r->npolicies = 0;
-    if (add_policy (r, "--baseline", r->baseline) < 0)
-        return -1;
-    memcpy (&r->policies[1], saved, sizeof (ns_policy_t) * n);
-    memcpy (&r->names[1], names, 64 * n);
-    r->npolicies = n + 1;
+    if (ns_policyset_baseline (&r->ps, base, r->baseline, r->progs,
+                               &err) < 0)
+        return die ("%s", err.text);
     return 0;
 }
 
@@ -703,7 +651,7 @@ static int machine_scope (struct run *r)
 /* The configuration of a replay of policy k. */
 static ns_simconf_t sim_conf (const struct run *r, int k)
 {
-    ns_policy_t pol = r->policies[k];
+    ns_policy_t pol = r->ps.policies[k];
     pol.stock_one_node_first = r->o.one_node_first;
     return (ns_simconf_t){
         .policy = pol,
@@ -723,17 +671,17 @@ static ns_simconf_t sim_conf (const struct run *r, int k)
 /* Every policy (at every load) in up to --jobs threads. */
 static int run_tasks (struct run *r, const double *loads, int nloads)
 {
-    ns_simconf_t confs[MAX_POLICIES];
-    const char *names[MAX_POLICIES];
-    int twin_of[MAX_POLICIES];
-    for (int k = 0; k < r->npolicies; k++) {
+    ns_simconf_t confs[NS_POLICYSET_MAX];
+    const char *names[NS_POLICYSET_MAX];
+    int twin_of[NS_POLICYSET_MAX];
+    for (int k = 0; k < r->ps.n; k++) {
         confs[k] = sim_conf (r, k);
-        names[k] = r->names[k];
+        names[k] = r->ps.names[k];
     }
     ns_batch_t b = {
         .confs = confs,
         .names = names,
-        .npolicies = r->npolicies,
+        .npolicies = r->ps.n,
         .loads = loads,
         .nloads = nloads,
         .jobs = r->tj.jobs,
@@ -767,7 +715,7 @@ static int run_tasks (struct run *r, const double *loads, int nloads)
                                          : "its schedule is",
                  n > 1 ? "them" : "it");
     }
-    int nm = nloads ? nloads * r->npolicies : r->npolicies;
+    int nm = nloads ? nloads * r->ps.n : r->ps.n;
     if (!(r->metrics = calloc (nm, sizeof (*r->metrics))))
         return die ("out of memory");
     ns_error_t err;
@@ -1046,23 +994,28 @@ static int compare_placements (struct run *r)
         goto out;
     }
     if (r->o.policies) {
-        if (add_policy (r, "--policy", r->o.policies) < 0)
+        ns_error_t err;
+        if (ns_policyset_add (&r->ps, ns_config_policy (r->cfg), "--policy",
+                              r->o.policies, r->progs, &err) < 0) {
+            die ("%s", err.text);
             goto out;
+        }
     }
     else {
-        r->policies[0] = *ns_config_policy (r->cfg);
-        ns_policy_name (&r->policies[0], r->progs, r->names[0], 64);
-        r->npolicies = 1;
+        r->ps.policies[0] = *ns_config_policy (r->cfg);
+        ns_policy_name (&r->ps.policies[0], r->progs, r->ps.names[0],
+                        NS_POLICYSET_NAME);
+        r->ps.n = 1;
     }
-    r->policies[0].stock_one_node_first = r->o.one_node_first;
+    r->ps.policies[0].stock_one_node_first = r->o.one_node_first;
     struct ns_compare_args a = {
         .dump = r->o.compare,
         .strict = r->o.strict,
         .cfg = r->cfg,
         .progs = r->progs,
         .model = r->model,
-        .policy = r->policies[0],
-        .policy_name = r->names[0],
+        .policy = r->ps.policies[0],
+        .policy_name = r->ps.names[0],
         .backfill = r->o.backfill,
         .bf_depth = r->o.bf_depth,
         .nodes = r->o.nodes,
