@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "cmdline.h"
+#include "cmdout.h"
 #include "fileio.h"
 #include "learned.h"
 #include "nsranges.h"
@@ -101,24 +102,8 @@ static int parse_num (const char *opt, const char *s, double lo, double hi,
     return 0;
 }
 
-/* A report file (sim/fileio.h: a symbolic link at the name is refused,
- * not followed); the error said. */
-static FILE *open_out (const char *path)
-{
-    ns_error_t err;
-    FILE *f = ns_open_out (path, &err);
-    if (!f)
-        die ("%s", err.text);
-    return f;
-}
-
-static int close_out (FILE *f, const char *path)
-{
-    ns_error_t err;
-    if (ns_close_out (f, path, &err) < 0)
-        return die ("%s", err.text);
-    return 0;
-}
+#define open_out(path) ns_cmd_open_out (PROG, path)
+#define close_out(f, path) ns_cmd_close_out (PROG, f, path)
 
 enum { OPT_MIN_OBS = 256, OPT_MIN_EXP, OPT_MAX_SE, OPT_STATE, OPT_SHADOW,
        OPT_HTML, OPT_JSON_OUT, OPT_FAILURES, OPT_REPEATS };

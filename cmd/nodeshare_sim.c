@@ -27,6 +27,7 @@
 #include "batch.h"
 #include "closed.h"
 #include "cmdline.h"
+#include "cmdout.h"
 #include "engine.h"
 #include "fileio.h"
 #include "gres.h"
@@ -549,14 +550,6 @@ static int load_trace (struct run *r)
     return 0;
 }
 
-static int cmp_submit (const void *a, const void *b)
-{
-    const ns_simjob_t *x = a, *y = b;
-    if (x->submit != y->submit)
-        return x->submit < y->submit ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
 /* With memory consumable, Slurm gives a job that asks for no memory, in a
  * partition with neither DefMemPerCPU nor DefMemPerNode (its own or the
  * global one), all the memory of each of its nodes: one such job per
@@ -774,23 +767,8 @@ static ns_metricsdoc_input_t doc_input (const struct run *r)
     return in;
 }
 
-/* A report file, '-' for stdout (sim/fileio.h); failures said here. */
-static FILE *open_out (const char *path)
-{
-    ns_error_t err;
-    FILE *f = ns_open_out (path, &err);
-    if (!f)
-        die ("%s", err.text);
-    return f;
-}
-
-static int close_out (FILE *f, const char *path)
-{
-    ns_error_t err;
-    if (ns_close_out (f, path, &err) < 0)
-        return die ("%s", err.text);
-    return 0;
-}
+#define open_out(path) ns_cmd_open_out ("nodeshare-sim", path)
+#define close_out(f, path) ns_cmd_close_out ("nodeshare-sim", f, path)
 
 static int write_json (const struct run *r)
 {
@@ -827,59 +805,18 @@ static int write_svg (const struct run *r)
     return close_out (f, r->o.svg);
 }
 
-static void print_input (const struct run *r)
-{
-    FILE *f = stdout;
-    if (!r->o.trace) {
-        fprintf (f, "Closed experiment on %d nodes x %d cores, %.0f h "
-                 "simulated per load, programs:", r->o.nodes, r->o.cores,
-                 r->o.horizon / 3600);
-        for (int p = 0; p < ns_interf_nprograms (r->model); p++)
-            fprintf (f, " %s (weight %g, %g s)", ns_progtab_name (r->progs, p),
-                     ns_interf_weight (r->model, p),
-                     ns_interf_runtime (r->model, p));
-        fprintf (f, "\n");
-        return;
-    }
-    if (r->machine)
-        fprintf (f, "%s: %lld jobs read, %lld used, %llu lines skipped; "
-                 "%d nodes, %lld %s in all, %d partition%s, memory %s "
-                 "(%s)\n", r->o.trace, (long long)r->tj.jobs_read,
-                 (long long)r->tj.njobs,
-                 (unsigned long long)r->tj.counts.skipped,
-                 r->o.nodes, (long long)r->total_cores,
-                 r->machine->cr_cpu ? "CPUs" : "cores", r->machine->nparts,
-                 r->machine->nparts == 1 ? "" : "s",
-                 r->machine->cr_memory ? "allocated" : "not allocated",
-                 r->nodes_from);
-    else
-        fprintf (f, "%s: %lld jobs read, %lld used, %llu lines skipped; "
-                 "%d nodes x %d cores (%s)\n", r->o.trace,
-                 (long long)r->tj.jobs_read, (long long)r->tj.njobs,
-                 (unsigned long long)r->tj.counts.skipped, r->o.nodes,
-                 r->o.cores, r->nodes_from);
-    for (int i = 0; i < NS_SKIP_NREASONS; i++) {
-        const struct ns_trace_skip *s = &r->tj.counts.skip[i];
-        if (!s->count)
-            continue;
-        fprintf (f, "  skipped %llu %s, lines", (unsigned long long)s->count,
-                 ns_trace_skip_name (i));
-        for (int k = 0; k < NS_TRACE_SKIP_LINES && s->lines[k]; k++)
-            fprintf (f, " %lld", (long long)s->lines[k]);
-        fprintf (f, "%s\n", s->count > NS_TRACE_SKIP_LINES ? " ..." : "");
-    }
-    if (r->tj.recorded_wait_n)
-        fprintf (f, "  recorded mean wait in the trace: %.0f s (%lld jobs)\n",
-                 r->tj.recorded_wait_sum / r->tj.recorded_wait_n,
-                 (long long)r->tj.recorded_wait_n);
-}
-
 static int outputs (struct run *r)
 {
     int rc = 0;
     ns_metrics_ratios (r->metrics, r->nmetrics, r->baseline);
     if (!r->o.json || strcmp (r->o.json, "-") != 0) {
-        print_input (r);
+        if (r->o.trace)
+            ns_tracejobs_print (stdout, &r->tj, r->o.trace, r->machine,
+                                r->o.nodes, r->o.cores, r->total_cores,
+                                r->nodes_from);
+        else
+            ns_closed_print (stdout, r->model, r->progs, r->o.nodes,
+                             r->o.cores, r->o.horizon);
         printf ("thr: work per hour relative to %s (%s)%s\n", r->baseline,
                 baseline_what (r->baseline),
                 r->o.trace ? "" : " at the same load");
@@ -950,14 +887,7 @@ static int run_all (struct run *r)
         if (load_trace (r) < 0 || machine_size (r) < 0
             || machine_scope (r) < 0)
             return -1;
-        /* A trace is usually in order of submission already: sorting
-         * it then is a pass of comparisons, not a sort */
-        int64_t k = 1;
-        while (k < r->tj.njobs
-               && cmp_submit (&r->tj.jobs[k - 1], &r->tj.jobs[k]) < 0)
-            k++;
-        if (k < r->tj.njobs)
-            qsort (r->tj.jobs, r->tj.njobs, sizeof (ns_simjob_t), cmp_submit);
+        ns_tracejobs_sort (&r->tj);
         if (r->o.assign_classes)
             assign_classes (r, nconf);
         one_core_note (r, cores_from_header);

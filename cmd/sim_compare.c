@@ -33,6 +33,7 @@
 #include "compare.h"
 #include "report.h"
 #include "cmdline.h"
+#include "cmdout.h"
 #include "fileio.h"
 #include "sim_compare.h"
 #include "trace.h"
@@ -232,14 +233,11 @@ static int write_json (const struct ns_compare_args *a, json_object *root)
 {
     const char *text = json_object_to_json_string_ext (
         root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-    ns_error_t err;
-    FILE *f = ns_open_out (a->json, &err);
+    FILE *f = ns_cmd_open_out ("nodeshare-sim", a->json);
     if (!f)
-        return die ("%s", err.text);
+        return -1;
     fprintf (f, "%s\n", text);
-    if (ns_close_out (f, a->json, &err) < 0)
-        return die ("%s", err.text);
-    return 0;
+    return ns_cmd_close_out ("nodeshare-sim", f, a->json);
 }
 
 int ns_compare_main (const struct ns_compare_args *a)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "closed.h"
@@ -280,4 +281,16 @@ void ns_closed_destroy (ns_closed_t *cl)
     free (cl->cores);
     free (cl->job_pairing);
     free (cl);
+}
+
+void ns_closed_print (FILE *f, const ns_interf_t *model,
+                      const ns_progtab_t *progs, int nodes, int cores,
+                      double horizon)
+{
+    fprintf (f, "Closed experiment on %d nodes x %d cores, %.0f h "
+             "simulated per load, programs:", nodes, cores, horizon / 3600);
+    for (int p = 0; p < ns_interf_nprograms (model); p++)
+        fprintf (f, " %s (weight %g, %g s)", ns_progtab_name (progs, p),
+                 ns_interf_weight (model, p), ns_interf_runtime (model, p));
+    fprintf (f, "\n");
 }

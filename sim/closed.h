@@ -38,6 +38,8 @@
 #ifndef NODESHARE_CLOSED_H
 #define NODESHARE_CLOSED_H
 
+#include <stdio.h>
+
 #include "engine.h"
 #include "interf.h"
 #include "nserror.h"
@@ -74,5 +76,11 @@ ns_closed_t *ns_closed_create (const ns_interf_t *model,
 int ns_closed_start (ns_closed_t *cl, ns_sim_t *sim, ns_error_t *err);
 
 void ns_closed_destroy (ns_closed_t *cl);
+
+/* The experiment above its table: "Closed experiment on N nodes x C
+ * cores, H h simulated per load, programs: P (weight W, R s) ...". */
+void ns_closed_print (FILE *f, const ns_interf_t *model,
+                      const ns_progtab_t *progs, int nodes, int cores,
+                      double horizon);
 
 #endif /* !NODESHARE_CLOSED_H */

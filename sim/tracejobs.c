@@ -90,3 +90,57 @@ int ns_tracejobs_load (ns_tracejobs_t *tj, const ns_tracejobs_opts_t *o,
                              (unsigned long long)tj->counts.skipped);
     return 0;
 }
+
+static int cmp_submit (const void *a, const void *b)
+{
+    const ns_simjob_t *x = a, *y = b;
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+void ns_tracejobs_sort (ns_tracejobs_t *tj)
+{
+    int64_t k = 1;
+    while (k < tj->njobs && cmp_submit (&tj->jobs[k - 1], &tj->jobs[k]) < 0)
+        k++;
+    if (k < tj->njobs)
+        qsort (tj->jobs, tj->njobs, sizeof (ns_simjob_t), cmp_submit);
+}
+
+void ns_tracejobs_print (FILE *f, const ns_tracejobs_t *tj,
+                         const char *trace, const ns_sconf_t *machine,
+                         int nodes, int cores, int64_t total_cores,
+                         const char *nodes_from)
+{
+    if (machine)
+        fprintf (f, "%s: %lld jobs read, %lld used, %llu lines skipped; "
+                 "%d nodes, %lld %s in all, %d partition%s, memory %s "
+                 "(%s)\n", trace, (long long)tj->jobs_read,
+                 (long long)tj->njobs,
+                 (unsigned long long)tj->counts.skipped, nodes,
+                 (long long)total_cores, machine->cr_cpu ? "CPUs" : "cores",
+                 machine->nparts, machine->nparts == 1 ? "" : "s",
+                 machine->cr_memory ? "allocated" : "not allocated",
+                 nodes_from);
+    else
+        fprintf (f, "%s: %lld jobs read, %lld used, %llu lines skipped; "
+                 "%d nodes x %d cores (%s)\n", trace,
+                 (long long)tj->jobs_read, (long long)tj->njobs,
+                 (unsigned long long)tj->counts.skipped, nodes, cores,
+                 nodes_from);
+    for (int i = 0; i < NS_SKIP_NREASONS; i++) {
+        const struct ns_trace_skip *s = &tj->counts.skip[i];
+        if (!s->count)
+            continue;
+        fprintf (f, "  skipped %llu %s, lines", (unsigned long long)s->count,
+                 ns_trace_skip_name (i));
+        for (int k = 0; k < NS_TRACE_SKIP_LINES && s->lines[k]; k++)
+            fprintf (f, " %lld", (long long)s->lines[k]);
+        fprintf (f, "%s\n", s->count > NS_TRACE_SKIP_LINES ? " ..." : "");
+    }
+    if (tj->recorded_wait_n)
+        fprintf (f, "  recorded mean wait in the trace: %.0f s (%lld jobs)\n",
+                 tj->recorded_wait_sum / tj->recorded_wait_n,
+                 (long long)tj->recorded_wait_n);
+}

@@ -8,6 +8,7 @@
 #define NODESHARE_TRACEJOBS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine.h"
 #include "identity.h"
@@ -45,5 +46,19 @@ typedef struct {
  * tj then holds what was read (free tj->jobs). */
 int ns_tracejobs_load (ns_tracejobs_t *tj, const ns_tracejobs_opts_t *o,
                        ns_error_t *err);
+
+/* Put tj's jobs in order of submission, then of trace id.  A trace is
+ * usually in that order already: it is then a pass of comparisons. */
+void ns_tracejobs_sort (ns_tracejobs_t *tj);
+
+/* What was read and the machine it replays on, above a replay's table:
+ * "TRACE: N jobs read, M used, K lines skipped; ..." and a line per
+ * reason jobs were skipped, with their first lines.  machine: the
+ * slurm.conf's (its partitions and memory), or NULL for nodes x cores;
+ * nodes_from: where the machine's size came from. */
+void ns_tracejobs_print (FILE *f, const ns_tracejobs_t *tj,
+                         const char *trace, const ns_sconf_t *machine,
+                         int nodes, int cores, int64_t total_cores,
+                         const char *nodes_from);
 
 #endif /* !NODESHARE_TRACEJOBS_H */
