@@ -55,7 +55,28 @@ int main (void)
     ok (tj.jobs[2].id == 5 && tj.jobs[2].submit == 8,
         "job 5 kept as read (id, submit)");
     is_int (tj.unknown_parts, 0, "no machine: no partition unknown");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream (&text, &len);
+    ns_tracejobs_print (f, &tj, "t.swf", NULL, 2, 4, 8, "trace header");
+    fclose (f);
+    is_str (text, "t.swf: 3 jobs read, 3 used, 1 lines skipped; 2 nodes x 4 "
+            "cores (trace header)\n"
+            "  skipped 1 not-a-number, lines 4\n"
+            "  recorded mean wait in the trace: 8 s (2 jobs)\n",
+            "the summary: jobs, machine, skipped lines, recorded wait");
+    free (text);
     free (tj.jobs);
+
+    /* Submission order, then trace id; a trace in order stays as read */
+    ns_simjob_t js[4] = { { .id = 9, .submit = 5 }, { .id = 3, .submit = 5 },
+                          { .id = 1, .submit = 7 }, { .id = 2, .submit = 0 } };
+    ns_tracejobs_t st = { .jobs = js, .njobs = 4 };
+    ns_tracejobs_sort (&st);
+    ok (js[0].id == 2 && js[1].id == 3 && js[2].id == 9 && js[3].id == 1,
+        "sorted by submit, then id: %llu %llu %llu %llu",
+        (unsigned long long)js[0].id, (unsigned long long)js[1].id,
+        (unsigned long long)js[2].id, (unsigned long long)js[3].id);
 
     o.max_jobs = 2;
     ok (ns_tracejobs_load (&tj, &o, &err) == 0 && tj.njobs == 2,
