@@ -89,6 +89,12 @@ static int check_header (const char *path)
     return 0;
 }
 
+static int share_cmp (const void *x, const void *y)
+{
+    const ns_share_t *a = x, *b = y;
+    return (a->node > b->node) - (a->node < b->node);
+}
+
 static int cmp_real (const void *x, const void *y)
 {
     const struct real *a = x, *b = y;
@@ -102,7 +108,7 @@ struct loaded {
     int n, cap;
     int64_t not_run;        /* finished without running (no NodeList) */
     int64_t skipped;        /* lines the reader skipped */
-    char prefix[32];        /* node name prefix, e.g. "ns" */
+    ns_nodenames_t *names;  /* the nodes named, in natural order */
 };
 
 static void free_loaded (struct loaded *l)
@@ -110,11 +116,14 @@ static void free_loaded (struct loaded *l)
     for (int i = 0; i < l->n; i++)
         free (l->jobs[i].shares);
     free (l->jobs);
+    ns_nodenames_destroy (l->names);
 }
 
 static int load (const struct ns_compare_args *a, struct loaded *l)
 {
     ns_error_t err = { "" };
+    if (!(l->names = ns_nodenames_create ()))
+        return die ("out of memory");
     ns_trace_t *t = ns_trace_open (a->dump, NS_TRACE_SACCT,
                                    a->strict ? NS_TRACE_STRICT : 0, &err);
     if (!t)
@@ -126,7 +135,8 @@ static int load (const struct ns_compare_args *a, struct loaded *l)
             l->not_run++;
             continue;
         }
-        int nn = ns_nodelist_parse (j.nodelist, nodes, NS_JOB_NODES_MAX, &err);
+        int nn = ns_nodelist_names (j.nodelist, l->names, 0, nodes,
+                                    NS_JOB_NODES_MAX, &err);
         if (nn < 0) {
             rc = -1;
             die ("%s: line %lld: field NodeList: %s", a->dump,
@@ -168,23 +178,13 @@ static int load (const struct ns_compare_args *a, struct loaded *l)
         for (int k = 0; k < nn; k++)
             r->shares[k] = (ns_share_t){ nodes[k],
                                          j.procs / nn + (k < j.procs % nn) };
-        /* the simulator's nodes are numbered: nodes are matched by
-         * number, so every name must share the first one's prefix
-         * (gpu01 and cn001 are not one node) */
-        size_t p = strcspn (j.nodelist, "0123456789[,");
-        if (p >= sizeof (l->prefix))
-            p = sizeof (l->prefix) - 1;
-        if (!l->prefix[0]) {
-            memcpy (l->prefix, j.nodelist, p);
-            l->prefix[p] = '\0';
-        } else if (strlen (l->prefix) != p
-                   || strncmp (l->prefix, j.nodelist, p) != 0) {
+        if (a->nodes && ns_nodenames_count (l->names) > a->nodes) {
             l->n++;     /* its shares are freed with the others */
             rc = -1;
-            die ("%s: line %lld: field NodeList: '%s': expected node names "
-                 "%sN as in the lines before (the simulated nodes are "
-                 "numbered)", a->dump, (long long)j.line, j.nodelist,
-                 l->prefix);
+            die ("%s: line %lld: field NodeList: '%s': the dump names %d "
+                 "nodes so far, more than --nodes %d", a->dump,
+                 (long long)j.line, j.nodelist,
+                 ns_nodenames_count (l->names), a->nodes);
             break;
         }
         l->n++;
@@ -199,18 +199,36 @@ static int load (const struct ns_compare_args *a, struct loaded *l)
         return die ("%s: no job that ran (with a NodeList and a Start) to "
                     "compare", a->dump);
     qsort (l->jobs, l->n, sizeof (*l->jobs), cmp_real);
+    /* The simulated machine's node i is the dump's i-th name in natural
+     * order (ns2 before ns10; gpu01 and cn001 two nodes) */
+    int *to = malloc (sizeof (int) * ns_nodenames_count (l->names));
+    if (!to || ns_nodenames_sort (l->names, to) < 0) {
+        free (to);
+        return die ("out of memory");
+    }
+    for (int i = 0; i < l->n; i++) {
+        for (int k = 0; k < l->jobs[i].nnodes; k++)
+            l->jobs[i].shares[k].node = to[l->jobs[i].shares[k].node];
+        qsort (l->jobs[i].shares, l->jobs[i].nnodes, sizeof (ns_share_t),
+               share_cmp);
+    }
+    free (to);
     return 0;
 }
 
-/* "ns3,ns4" from simulator node indices. */
-static void sim_nodes (const char *prefix, const ns_share_t *sh, int n,
-                       char *buf, size_t size)
+/* "ns3,ns4" from simulator node indices; "(5)" for the fifth node of
+ * --nodes when no line of the dump names it. */
+static void sim_nodes (const ns_nodenames_t *names, const ns_share_t *sh,
+                       int n, char *buf, size_t size)
 {
     size_t len = 0;
     buf[0] = '\0';
     for (int k = 0; k < n; k++) {
-        int w = snprintf (buf + len, size - len, "%s%s%d", k ? "," : "",
-                          prefix, sh[k].node + 1);
+        const char *name = ns_nodenames_name (names, sh[k].node);
+        int w = name ? snprintf (buf + len, size - len, "%s%s",
+                                 k ? "," : "", name)
+                     : snprintf (buf + len, size - len, "%s(%d)",
+                                 k ? "," : "", sh[k].node + 1);
         if (w < 0 || (size_t)w >= size - len)
             return;
         len += (size_t)w;
@@ -252,20 +270,8 @@ int ns_compare_main (const struct ns_compare_args *a)
 
     if (check_header (a->dump) < 0 || load (a, &l) < 0)
         goto out;
-    int nodes = a->nodes;
-    for (int i = 0; i < l.n; i++)
-        for (int k = 0; k < l.jobs[i].nnodes; k++) {
-            int need = l.jobs[i].shares[k].node + 1;
-            if (a->nodes && need > a->nodes) {
-                die ("%s: line %lld: field NodeList: '%s' names node %s%d, "
-                     "but --nodes is %d", a->dump,
-                     (long long)l.jobs[i].t.line, l.jobs[i].t.nodelist,
-                     l.prefix, need, a->nodes);
-                goto out;
-            }
-            if (need > nodes)
-                nodes = need;
-        }
+    int nodes = a->nodes > ns_nodenames_count (l.names)
+                ? a->nodes : ns_nodenames_count (l.names);
     for (int i = 0; i < l.n; i++)
         if (l.jobs[i].even && l.jobs[i].t.procs / l.jobs[i].nnodes > a->cores) {
             die ("%s: line %lld: job %lld has %d CPUs on %d nodes, more "
@@ -361,7 +367,7 @@ int ns_compare_main (const struct ns_compare_args *a)
         ns_shape_format (sh, ns, sshape, sizeof (sshape));
         ns_cotenants_format (&real_ct, i, a->progs, "+", rcot, sizeof (rcot));
         ns_cotenants_format (&sim_ct, i, a->progs, "+", scot, sizeof (scot));
-        sim_nodes (l.prefix, sh, ns, snodes, sizeof (snodes));
+        sim_nodes (l.names, sh, ns, snodes, sizeof (snodes));
         int same_shape, same_cot;
         if (!ran)
             same_shape = same_cot = 0;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* compare.c - host lists, co-tenants at start, shapes (see compare.h) */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -238,67 +239,9 @@ struct nl_ctx {
     const char *list;
     int *nodes, max, n;
     ns_error_t *err;
-    char first[64];         /* the first name, for its prefix */
-    size_t plen;            /* its prefix's length */
-    ns_nodenames_t *names;  /* by whole names (ns_nodelist_names) */
+    ns_nodenames_t *names;
     int fixed;
 };
-
-/* A name of the list: its trailing number is the node (nsK -> K - 1). */
-static int nl_name (const char *name, void *arg)
-{
-    struct nl_ctx *x = arg;
-    const char *d = name + strlen (name);
-    long v = 0, scale = 1;
-    while (d > name && d[-1] >= '0' && d[-1] <= '9')
-        d--;
-    if (d == name + strlen (name) || d == name)
-        return ns_error_set (x->err, EINVAL, "host list '%s': node name "
-                             "'%s' is not a prefix and a number (ns1, "
-                             "node12)", x->list, name);
-    for (const char *e = name + strlen (name); e > d; e--, scale *= 10) {
-        if (scale > INT_MAX / 10 && e - 1 > d)
-            return ns_error_set (x->err, EINVAL, "host list '%s': node "
-                                 "number too large", x->list);
-        v += (e[-1] - '0') * scale;
-        if (v > INT_MAX / 2)
-            return ns_error_set (x->err, EINVAL, "host list '%s': node "
-                                 "number too large", x->list);
-    }
-    size_t plen = (size_t)(d - name);
-    if (!x->first[0]) {
-        snprintf (x->first, sizeof (x->first), "%s", name);
-        x->plen = plen;
-    } else if (plen != x->plen || strncmp (name, x->first, plen) != 0)
-        return ns_error_set (x->err, EINVAL, "host list '%s': node names "
-                             "'%s' and '%s' differ before their numbers: "
-                             "numbers alone cannot tell the nodes apart",
-                             x->list, x->first, name);
-    if (v < 1)
-        return ns_error_set (x->err, EINVAL, "host list '%s': node number "
-                             "0: expected names numbered from 1 (ns1, ns2, "
-                             "...)", x->list);
-    if (x->n >= x->max)
-        return ns_error_set (x->err, EINVAL, "host list '%s': more than %d "
-                             "nodes", x->list, x->max);
-    x->nodes[x->n++] = (int)(v - 1);
-    return 0;
-}
-
-int ns_nodelist_parse (const char *list, int *nodes, int max, ns_error_t *err)
-{
-    struct nl_ctx x = { .list = list, .nodes = nodes, .max = max, .err = err };
-    /* model/hostlist.c expands; more names than max stop it there */
-    int rc = ns_hostlist_expand (list, max + 1, nl_name, &x, err);
-    if (rc != 0)
-        return -1;
-    qsort (nodes, x.n, sizeof (int), int_cmp);
-    int u = 0;
-    for (int i = 0; i < x.n; i++)
-        if (u == 0 || nodes[u - 1] != nodes[i])
-            nodes[u++] = nodes[i];
-    return u;
-}
 
 /* ---- whole node names ---- */
 
@@ -393,6 +336,58 @@ int ns_nodenames_count (const ns_nodenames_t *t)
 const char *ns_nodenames_name (const ns_nodenames_t *t, int i)
 {
     return i >= 0 && i < t->n ? t->name[i] : NULL;
+}
+
+/* Natural order: runs of digits compare by value ("ns2" < "ns10"), the
+ * rest by byte; equal values with more leading zeros after. */
+int ns_nodename_cmp (const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit ((unsigned char)*a) && isdigit ((unsigned char)*b)) {
+            const char *x = a, *y = b;
+            while (*x == '0')
+                x++;
+            while (*y == '0')
+                y++;
+            size_t nx = strspn (x, "0123456789"), ny = strspn (y, "0123456789");
+            if (nx != ny)
+                return nx < ny ? -1 : 1;
+            int c = memcmp (x, y, nx);
+            if (c)
+                return c < 0 ? -1 : 1;
+            size_t za = (size_t)(x - a), zb = (size_t)(y - b);
+            if (za != zb)
+                return za < zb ? -1 : 1;
+            a = x + nx;
+            b = y + ny;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+static int name_cmp (const void *x, const void *y)
+{
+    return ns_nodename_cmp (*(char *const *)x, *(char *const *)y);
+}
+
+int ns_nodenames_sort (ns_nodenames_t *t, int *to)
+{
+    char **old = malloc (sizeof (*old) * (t->n ? t->n : 1));
+    if (!old)
+        return -1;
+    memcpy (old, t->name, sizeof (*old) * t->n);
+    qsort (t->name, t->n, sizeof (*t->name), name_cmp);
+    for (int i = 0; i < t->n; i++)
+        *find_slot (t, t->name[i]) = i + 1;
+    for (int i = 0; i < t->n; i++)
+        to[i] = ns_nodenames_find (t, old[i]);
+    free (old);
+    return 0;
 }
 
 static int nl_whole (const char *name, void *arg)

@@ -5,11 +5,10 @@
  * co-tenant columns of --csv), kept free of I/O so that unit tests reach
  * them:
  *
- *  - Slurm host lists ("ns[1-2,4],ns7") to node indices, two ways: by
- *    whole names in a table of the machine's nodes (ns_nodenames_t: the
- *    slurm.conf's, or every name met), or, for the simulator's numbered
- *    nodes, by number (ns1..nsN: index N - 1; one prefix only, so that
- *    gpu01 and cn001 are never taken for one node).
+ *  - Slurm host lists ("ns[1-2,4],ns7") to node indices by whole names
+ *    in a table of the machine's nodes (ns_nodenames_t: the slurm.conf's,
+ *    or every name met, then put in natural order: gpu01 and cn001 are
+ *    two nodes, ns2 comes before ns10).
  *  - Co-tenants at start: for every job that ran, the distinct programs
  *    of the other jobs on one of its nodes just after it started (a job
  *    k is one when start_k <= start_j < end_k and they share a node).  A
@@ -62,13 +61,6 @@ void ns_cotenants_format (const ns_cotenants_t *ct, int i,
 int ns_cotenants_equal (const ns_cotenants_t *ca, int a,
                         const ns_cotenants_t *cb, int b);
 
-/* Parse a Slurm host list into node indices (number - 1), sorted
- * ascending, duplicates removed.  Returns the count (<= max), or -1 with
- * err set: "host list 'X': expected ..." for malformed text, a name
- * without a number, names of two prefixes (gpu01,cn001), node number 0,
- * or more than max nodes. */
-int ns_nodelist_parse (const char *s, int *nodes, int max, ns_error_t *err);
-
 /* Node names, whole, each with an index (the order they were added). */
 typedef struct ns_nodenames ns_nodenames_t;
 ns_nodenames_t *ns_nodenames_create (void);     /* NULL: ENOMEM */
@@ -80,10 +72,19 @@ int ns_nodenames_add (ns_nodenames_t *t, const char *name);
 int ns_nodenames_count (const ns_nodenames_t *t);
 const char *ns_nodenames_name (const ns_nodenames_t *t, int i);
 
+/* Natural order of node names: runs of digits by value (ns2 < ns10),
+ * the rest by byte.  <0, 0, >0 as strcmp. */
+int ns_nodename_cmp (const char *a, const char *b);
+
+/* Put t's names in natural order: to[i] (t's count ints) is the new
+ * index of the name that had index i.  0, or -1 (ENOMEM, t unchanged). */
+int ns_nodenames_sort (ns_nodenames_t *t, int *to);
+
 /* Parse a Slurm host list into the indices of its whole names in t,
  * sorted ascending, duplicates removed; names t lacks are added, or,
  * when fixed, an error ("host list 'X': node 'Y' is not a node of the
- * machine").  The count (<= max), or -1 with err as ns_nodelist_parse. */
+ * machine").  The count (<= max), or -1 with err set: "host list 'X': expected ..."
+ * for malformed text, or more than max nodes. */
 int ns_nodelist_names (const char *s, ns_nodenames_t *t, int fixed,
                        int *nodes, int max, ns_error_t *err);
 

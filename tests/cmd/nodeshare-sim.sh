@@ -490,8 +490,28 @@ expect "--compare-placements: a bad host list names line and field" 1 \
     "badlist.sacct: line 3: field NodeList: host list 'ns[4-3]': expected a number >= 4 at 6" \
     -C 24 --compare-placements "$tmp/badlist.sacct"
 expect "--compare-placements: a node beyond --nodes" 1 \
-    "line 3: field NodeList: 'ns[3-4]' names node ns4, but --nodes is 3" \
+    "line 3: field NodeList: 'ns[3-4]': the dump names 4 nodes so far, more than --nodes 3" \
     -C 24 -n 3 --compare-placements "$tmp/parity.sacct"
+# Nodes are matched by whole name: gpu01 and cn001 are two nodes, in
+# natural order (cn001 first), whatever their numbers.
+cat >"$tmp/names.sacct" <<'EOT'
+JobIDRaw|JobName|Submit|Start|End|NodeList|AllocCPUS|NNodes|State|Timelimit
+1|other|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:01:00|cn001|24|1|COMPLETED|00:10:00
+2|other|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:01:00|gpu01|24|1|COMPLETED|00:10:00
+EOT
+expect "--compare-placements: gpu01 and cn001 are two nodes" 0 \
+    "placement agreement: 2 of 2 jobs = 1.000" \
+    -C 24 -p pack --compare-placements "$tmp/names.sacct"
+expect_out "  the simulated nodes by the dump's names" 0 \
+    "job 2 other (24 CPUs, submit +0): real gpu01 1x24 with [] start +0; sim gpu01 1x24 with [] start +0: agree" \
+    "$sim" -C 24 -p pack --compare-placements "$tmp/names.sacct"
+# A third job waited for cn001; with a third node it need not.
+{ cat "$tmp/names.sacct"
+  echo "3|other|2026-01-01T00:00:00|2026-01-01T00:01:00|2026-01-01T00:02:00|cn001|24|1|COMPLETED|00:10:00"
+} >"$tmp/names3.sacct"
+expect_out "  a node no line names, by its number" 0 \
+    "real cn001 1x24 with [] start +60; sim (3) 1x24 with [] start +0: agree" \
+    "$sim" -C 24 -n 3 -p pack --compare-placements "$tmp/names3.sacct"
 expect "--compare-placements: more CPUs per node than --cores" 1 \
     "job 1 has 24 CPUs on 2 nodes, more than the 8 cores per node of --cores" \
     -C 8 --compare-placements "$tmp/parity.sacct"
