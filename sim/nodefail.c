@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "nodefail.h"
+#include "nodefail_test.h"
 
 /* Field k (0-based) of a '|'-separated line [s, e): its bounds. */
 static int field (const char *s, const char *e, int k, const char **fs,

@@ -18,13 +18,10 @@ typedef struct {
     int64_t node_fail;      /* of them, State NODE_FAIL */
 } ns_nodefail_t;
 
-/* Count them in text (len bytes), named name in messages.  0, or -1
- * with err "NAME: line N: ..." (EINVAL): no JobID or JobIDRaw column in
- * the header, a line with fewer fields than JobID or State needs. */
-int ns_nodefail_parse (const char *text, size_t len, const char *name,
-                       ns_nodefail_t *out, ns_error_t *err);
-
-/* The same from a file ("-" is refused: stdin is read once, elsewhere). */
+/* Count them in the sacct dump at path ("-" is refused: stdin is read
+ * once, elsewhere).  0, or -1 with err "PATH: line N: ..." (EINVAL): no
+ * JobID or JobIDRaw column in the header, a line with fewer fields than
+ * JobID or State needs; or "PATH: why" when it cannot be read. */
 int ns_nodefail_read (const char *path, ns_nodefail_t *out,
                       ns_error_t *err);
 

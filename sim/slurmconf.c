@@ -13,6 +13,7 @@
 #include "hostlist.h"
 #include "nsutil.h"
 #include "slurmconf.h"
+#include "slurmconf_test.h"
 
 #define MAX_DEPTH 16
 #define MAX_NODES 1000000

@@ -72,12 +72,6 @@ typedef struct {
  * node, no NodeName line at all, an unreadable file. */
 ns_sconf_t *ns_sconf_load (const char *path, ns_error_t *err);
 
-/* The same from text (len bytes, need not be NUL-terminated), named
- * `name` in messages; Include lines are resolved relative to dir, or
- * are an error when dir is NULL (the fuzz target). */
-ns_sconf_t *ns_sconf_parse (const char *text, size_t len, const char *name,
-                            const char *dir, ns_error_t *err);
-
 void ns_sconf_free (ns_sconf_t *sc);
 
 /* Index of the partition named name, or -1. */

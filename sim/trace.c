@@ -26,6 +26,7 @@
 #include "progtab.h"
 #include "trace.h"
 #include "trace_int.h"
+#include "trace_test.h"
 
 static const struct {
     const char *name;

@@ -229,8 +229,6 @@ void ns_trace_close (ns_trace_t *t);
  * bytes (whatever the mode).  After -1 the trace is unusable: only close it. */
 int ns_trace_next (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err);
 
-ns_trace_format_t ns_trace_format (const ns_trace_t *t);
-
 /* The header seen so far (all -1 / "" for sacct).  Owned by t. */
 const struct ns_trace_header *ns_trace_header (const ns_trace_t *t);
 
@@ -239,8 +237,5 @@ const struct ns_trace_counts *ns_trace_skips (const ns_trace_t *t);
 
 /* "too-few-fields" etc., or "?" for a reason out of range. */
 const char *ns_trace_skip_name (int reason);
-
-/* "swf", "sacct" or "auto". */
-const char *ns_trace_format_name (ns_trace_format_t fmt);
 
 #endif /* !NODESHARE_TRACE_H */

@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "nodefail.h"
+#include "nodefail_test.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {

@@ -4,6 +4,7 @@
  * gives is consistent (sizes, partitions' node masks and counts) */
 #include "fuzz.h"
 #include "slurmconf.h"
+#include "slurmconf_test.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {

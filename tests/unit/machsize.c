@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "machsize.h"
+#include "slurmconf_test.h"
 #include "tap.h"
 
 static struct ns_trace_header hdr (int64_t mn, int64_t mp)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scope.h"
+#include "slurmconf_test.h"
 #include "tap.h"
 
 static const char conf[] =

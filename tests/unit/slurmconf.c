@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "slurmconf.h"
+#include "slurmconf_test.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/nsconf.XXXXXX";

@@ -19,6 +19,7 @@
 
 #include "tap.h"
 #include "trace.h"
+#include "trace_test.h"
 
 static char tmpdir[256];
 
