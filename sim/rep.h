@@ -201,6 +201,10 @@ int ns_rep_replay_all (struct ns_rep *r);
  * r->sh. */
 int ns_rep_read_shadow (struct ns_rep *r);
 
+/* The shadow records' period and what rotation dropped of them: in the
+ * HTML report sentences of a paragraph, in the text report a line each. */
+void ns_rep_shadow_span (FILE *f, const struct ns_rep_shadow *s, int html);
+
 /* ---- rep_findings.c: what the text and the HTML both say ---- */
 
 /* The replay's rows: label, the value of pack and of the policy. */

@@ -446,7 +446,6 @@ static void differ_html (const struct ns_rep *r, const int *ord, FILE *f)
 /* 5. The shadow records. */
 static void shadow_html (const struct ns_rep *r, FILE *f)
 {
-    char a[64], b[64];
     const struct ns_rep_shadow *s = &r->sh;
     fprintf (f, "<h2>5. Shadow records</h2>\n<p>");
     for (int i = 0; i < r->o.nshadow; i++) {
@@ -458,19 +457,7 @@ static void shadow_html (const struct ns_rep *r, FILE *f)
              "(%.1f%%) differently.", (long long)s->records,
              (long long)s->differ,
              s->records ? 100.0 * s->differ / s->records : 0.0);
-    if (s->first_time >= 0) {
-        ns_rep_fmt_time (a, sizeof (a), (double)s->first_time);
-        ns_rep_fmt_time (b, sizeof (b), (double)s->last_time);
-        fprintf (f, " From %s to %s UTC.", a, b);
-    }
-    if (s->dropped_files) {
-        ns_rep_fmt_time (a, sizeof (a), (double)s->dropped_last);
-        fprintf (f, " Records before %s UTC were dropped by rotation "
-                 "(%lld records in %lld file%s).", a,
-                 (long long)s->dropped_records,
-                 (long long)s->dropped_files,
-                 s->dropped_files == 1 ? "" : "s");
-    }
+    ns_rep_shadow_span (f, s, 1);
     fprintf (f, "</p>\n<div class=\"flex\">");
     count_table (f, "rule", "jobs placed differently", s->rules,
                  s->rule_n, s->nrules);

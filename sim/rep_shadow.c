@@ -177,3 +177,28 @@ int ns_rep_read_shadow (struct ns_rep *r)
     free (sn);
     return rc;
 }
+
+void ns_rep_shadow_span (FILE *f, const struct ns_rep_shadow *s, int html)
+{
+    char a[64], b[64], what[128];
+    if (s->first_time >= 0) {
+        ns_rep_fmt_time (a, sizeof (a), (double)s->first_time);
+        ns_rep_fmt_time (b, sizeof (b), (double)s->last_time);
+        if (html)
+            fprintf (f, " From %s to %s UTC.", a, b);
+        else
+            fprintf (f, "  from %s to %s UTC\n", a, b);
+    }
+    if (!s->dropped_files)
+        return;
+    ns_rep_fmt_time (a, sizeof (a), (double)s->dropped_last);
+    snprintf (what, sizeof (what), "%lld records in %lld file%s",
+              (long long)s->dropped_records, (long long)s->dropped_files,
+              s->dropped_files == 1 ? "" : "s");
+    if (html)
+        fprintf (f, " Records before %s UTC were dropped by rotation (%s).",
+                 a, what);
+    else
+        fprintf (f, "  records before %s UTC were dropped by rotation: %s\n",
+                 a, what);
+}

@@ -134,26 +134,13 @@ static void differ_text (const struct ns_rep *r, const int *ord, FILE *f)
 /* 5. The shadow records. */
 static void shadow_text (const struct ns_rep *r, FILE *f)
 {
-    char a[64], b[64];
     const struct ns_rep_shadow *s = &r->sh;
     fprintf (f, "\n5. Shadow records (%d file%s): %lld jobs, %lld placed "
              "differently from stock (%.1f%%)\n", s->nfiles,
              s->nfiles == 1 ? "" : "s", (long long)s->records,
              (long long)s->differ,
              s->records ? 100.0 * s->differ / s->records : 0.0);
-    if (s->first_time >= 0) {
-        ns_rep_fmt_time (a, sizeof (a), (double)s->first_time);
-        ns_rep_fmt_time (b, sizeof (b), (double)s->last_time);
-        fprintf (f, "  from %s to %s UTC\n", a, b);
-    }
-    if (s->dropped_files) {
-        ns_rep_fmt_time (a, sizeof (a), (double)s->dropped_last);
-        fprintf (f, "  records before %s UTC were dropped by rotation: "
-                 "%lld records in %lld file%s\n", a,
-                 (long long)s->dropped_records,
-                 (long long)s->dropped_files,
-                 s->dropped_files == 1 ? "" : "s");
-    }
+    ns_rep_shadow_span (f, s, 0);
     for (int k = 0; k < s->nrules; k++)
         fprintf (f, "    by rule %-26s %8lld\n", s->rules[k],
                  (long long)s->rule_n[k]);
