@@ -307,9 +307,20 @@ orig_in_index () {
         END { if (exact != "") print exact; else if (other != "") print other }'
 }
 
+# found_in INDEX: is $orig in the Sources index INDEX (of site $u, suite
+# $s; compressed or not)?  Then sha, size, url and where are set.
+found_in () {
+    local hit
+    hit=$("$helper" cat-file "$1" | orig_in_index) || true
+    [ -n "$hit" ] || return 1
+    read -r sha size f <<<"$hit"
+    url=$u/$f/$orig
+    where="$s's Sources index"
+}
+
 # Find $orig: sets sha, size, url and where (the index it was found in).
 find_orig () {
-    local all u s c f hit meta base rel hsum
+    local all u s c f meta base rel hsum
     for all in "" 1; do
         # apt's own Sources lists (a deb-src entry exists).
         while read -r u s c; do
@@ -318,12 +329,7 @@ find_orig () {
             f=$(apt-get indextargets --format '$(FILENAME)' 'Created-By: Sources' \
                 "Site: $u" "Release: $s" "Component: $c" 2>/dev/null | head -1) || true
             [ -n "$f" ] && [ -f "$f" ] || continue
-            hit=$("$helper" cat-file "$f" | orig_in_index) || true
-            [ -n "$hit" ] || continue
-            read -r sha size f <<<"$hit"
-            url=$u/$f/$orig
-            where="$s's Sources index"
-            return 0
+            found_in "$f" && return 0
         done < <(origins $all)
         # No list: the suite's Sources.xz, checked against the InRelease
         # (or Release) file apt verified when it fetched the Packages index.
@@ -353,12 +359,7 @@ find_orig () {
                 say "could not fetch $s's Sources.xz"
                 continue
             fi
-            hit=$("$helper" cat-file "$work/Sources.xz" | orig_in_index) || true
-            [ -n "$hit" ] || continue
-            read -r sha size f <<<"$hit"
-            url=$u/$f/$orig
-            where="$s's Sources index"
-            return 0
+            found_in "$work/Sources.xz" && return 0
         done < <(origins $all)
     done
     return 1

@@ -186,6 +186,16 @@ static void family (FILE *f, const char *name, const char *type,
     fprintf (f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* A counter family of seconds, one sample per kind of call. */
+static void seconds_by_call (FILE *f, const char *name, const char *help,
+                             const int64_t *ns)
+{
+    family (f, name, "counter", help);
+    for (int k = 0; k < NS_CALL_KINDS; k++)
+        fprintf (f, "%s{call=\"%s\"} %.9f\n", name, kind_names[k],
+                 (double)ns[k] / 1e9);
+}
+
 static int write_metrics (FILE *f)
 {
     const struct ns_stats *st = &stats;
@@ -210,18 +220,13 @@ static int write_metrics (FILE *f)
     for (int k = 0; k < NS_CALL_KINDS; k++)
         fprintf (f, "nodeshare_calls_total{call=\"%s\"} %llu\n",
                  kind_names[k], (unsigned long long)st->calls[k]);
-    family (f, "nodeshare_own_seconds_total", "counter",
-            "Time spent in nodeshare's own code (the model's decision, the "
-            "request and the answer), by kind of call.");
-    for (int k = 0; k < NS_CALL_KINDS; k++)
-        fprintf (f, "nodeshare_own_seconds_total{call=\"%s\"} %.9f\n",
-                 kind_names[k], (double)st->own_ns[k] / 1e9);
-    family (f, "nodeshare_cons_tres_seconds_total", "counter",
-            "Time spent in select/cons_tres under nodeshare, by kind of "
-            "call.");
-    for (int k = 0; k < NS_CALL_KINDS; k++)
-        fprintf (f, "nodeshare_cons_tres_seconds_total{call=\"%s\"} %.9f\n",
-                 kind_names[k], (double)st->stock_ns[k] / 1e9);
+    seconds_by_call (f, "nodeshare_own_seconds_total",
+                     "Time spent in nodeshare's own code (the model's "
+                     "decision, the request and the answer), by kind of "
+                     "call.", st->own_ns);
+    seconds_by_call (f, "nodeshare_cons_tres_seconds_total",
+                     "Time spent in select/cons_tres under nodeshare, by "
+                     "kind of call.", st->stock_ns);
     family (f, "nodeshare_model_nodes", "gauge", "Nodes in the model.");
     fprintf (f, "nodeshare_model_nodes %d\n", model_cluster () ? ns_cluster_nnodes (model_cluster ())
                                                    : 0);
