@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "cmdline.h"
 #include "nsconfig.h"
 
@@ -111,7 +112,8 @@ static int parse_job (const char *arg, ns_progtab_t *progs,
     long cpus = 1;
     if (*end == 'x')
         cpus = strtol (end + 1, &end, 10);
-    if (*end || tasks < 1 || tasks > 1000000 || cpus < 1 || cpus > 4096)
+    if (*end || tasks < 1 || tasks > 1000000 || cpus < 1
+        || cpus > NS_NODE_CORES_MAX)
         goto bad;
     ns_request_init (r, id, ns_progtab_intern (progs, name, NULL),
                      (int)tasks);
