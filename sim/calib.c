@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "calib.h"
+#include "calib_test.h"
 #include "interf.h"
 #include "learned.h"
 #include "progtab.h"

@@ -80,9 +80,6 @@ void ns_calib_free (ns_calib_t *c);
 /* "packed", "striped", "beside". */
 const char *ns_calib_shape_name (enum ns_calib_shape s);
 
-/* 1..NS_CALIB_NAME_MAX characters, no space, control, '"', '\\'. */
-int ns_calib_valid_name (const char *s);
-
 /* The index of the program NAME, or -1. */
 int ns_calib_find (const ns_calib_t *c, const char *name);
 
@@ -129,9 +126,6 @@ const char *ns_calib_run_label (const ns_calib_t *c,
                                 const struct ns_calib_run *r, char *buf,
                                 size_t n);
 
-/* Is this #SBATCH option (the text after "#SBATCH ") one the shapes set? */
-int ns_calib_shape_option (const char *opt);
-
 /* The #SBATCH lines of SCRIPT's header (after "#!", up to the first line
  * that is not a comment) without the shape options, into out.  0, or -1
  * with err (unreadable, or longer than size). */
@@ -148,23 +142,6 @@ void ns_calib_wrapper_text (const ns_calib_t *c, int i, const char *header,
                             char *text, size_t size);
 void ns_calib_filler_text (const ns_calib_t *c, int i, const char *header,
                            char *text, size_t size);
-
-/* The run of program p in shape s (beside q) and repeat rep, or NULL. */
-const struct ns_calib_run *ns_calib_find_run (const ns_calib_t *c, int p,
-                                              enum ns_calib_shape s, int q,
-                                              int rep);
-
-/* A figure over the repeats: how many repeats had both runs, the mean of
- * num/striped, its standard error (sample deviation / sqrt n; NaN for one
- * repeat) and the mean seconds of the num runs. */
-struct ns_calib_fig {
-    int n;
-    double mean, se, secs;
-};
-
-/* The figure of program p's shape num (beside q) against striped alone. */
-struct ns_calib_fig ns_calib_ratio (const ns_calib_t *c, int p,
-                                    enum ns_calib_shape num, int q);
 
 /* { "programs": ..., "learned": ... } of the measured runs, figures with
  * 3 decimals; BY is "learned"'s "by" (the program and its version).  The

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "calib.h"
+#include "calib_test.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/calib.t.XXXXXX";
