@@ -275,7 +275,7 @@ int ns_calib_shape_option (const char *opt)
         "--comment", "-o", "--output", "-e", "--error", "-t", "--time",
         "-p", "--partition", NULL
     };
-    size_t n = strcspn (opt, "= \t");
+    size_t n = strcspn (opt, "= \t\r\n");
     for (int i = 0; set[i]; i++) {
         size_t m = strlen (set[i]);
         /* A short option may carry its value: "-N4". */

@@ -11,10 +11,8 @@
 /* 1..NS_CALIB_NAME_MAX characters, no space, control, '"', '\\'. */
 int ns_calib_valid_name (const char *s);
 
-/* Is this #SBATCH option (the text after "#SBATCH ") one the shapes set?
- * (The line's newline counts as part of a long option's name: a bare
- * "--exclusive\n" is not recognised and stays in the wrapper, where the
- * command line's own --exclusive overrides it.) */
+/* Is this #SBATCH option (the text after "#SBATCH ", its line's end
+ * included) one the shapes set? */
 int ns_calib_shape_option (const char *opt);
 
 /* The run of program p in shape s (beside q) and repeat rep, or NULL. */

@@ -350,12 +350,15 @@ static void test_wrappers (void)
         { "--comment=x", 1 }, { "-J name", 1 },
         { "--ntasks-per-gpu=1", 0 }, { "--nodesx", 0 }, { "--mem=4G", 0 },
         { "--account=chem", 0 }, { "-c 4", 0 }, { "-A chem", 0 },
-        { "--qos=long", 0 },
+        { "--qos=long", 0 }, { "--exclusive\n", 1 },
+        { "--oversubscribe\r\n", 1 }, { "--nodes=2\n", 1 },
     };
     for (size_t i = 0; i < sizeof (opts) / sizeof (opts[0]); i++)
         is_int (ns_calib_shape_option (opts[i].opt), opts[i].set,
-                "#SBATCH %s: %s", opts[i].opt,
-                opts[i].set ? "a shape option, dropped" : "kept");
+                "#SBATCH %.*s%s: %s", (int)strcspn (opts[i].opt, "\r\n"),
+                opts[i].opt, strpbrk (opts[i].opt, "\r\n") ? " (its line's "
+                "end included)" : "", opts[i].set ? "a shape option, dropped"
+                                                  : "kept");
 
     const char *script = file ("hdr.sh",
         "#!/bin/bash\n#SBATCH -N 4\n#SBATCH --account=chem\n"
