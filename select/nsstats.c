@@ -228,8 +228,8 @@ static int write_metrics (FILE *f)
                      "Time spent in select/cons_tres under nodeshare, by "
                      "kind of call.", st->stock_ns);
     family (f, "nodeshare_model_nodes", "gauge", "Nodes in the model.");
-    fprintf (f, "nodeshare_model_nodes %d\n", model_cluster () ? ns_cluster_nnodes (model_cluster ())
-                                                   : 0);
+    fprintf (f, "nodeshare_model_nodes %d\n",
+             model_cluster () ? ns_cluster_nnodes (model_cluster ()) : 0);
     family (f, "nodeshare_model_running_jobs", "gauge",
             "Running jobs in the model.");
     fprintf (f, "nodeshare_model_running_jobs %d\n",
@@ -237,7 +237,8 @@ static int write_metrics (FILE *f)
     family (f, "nodeshare_model_programs", "gauge",
             "Programs the configuration and identity know.");
     fprintf (f, "nodeshare_model_programs %d\n",
-             ctld_cfg () ? ns_progtab_count (ns_config_progtab (ctld_cfg ())) : 0);
+             ctld_cfg () ? ns_progtab_count (ns_config_progtab (ctld_cfg ()))
+                         : 0);
     family (f, "nodeshare_shadow_mode", "gauge",
             "1 in shadow mode (cons_tres places every job), else 0.");
     fprintf (f, "nodeshare_shadow_mode %d\n",

@@ -349,7 +349,8 @@ int ns_nodename_cmp (const char *a, const char *b)
                 x++;
             while (*y == '0')
                 y++;
-            size_t nx = strspn (x, "0123456789"), ny = strspn (y, "0123456789");
+            size_t nx = strspn (x, "0123456789");
+            size_t ny = strspn (y, "0123456789");
             if (nx != ny)
                 return nx < ny ? -1 : 1;
             int c = memcmp (x, y, nx);

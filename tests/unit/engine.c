@@ -66,69 +66,142 @@ static void expect (int i, double start, double end, const char *what)
               r->end, start, end);
 }
 
+/* A schedule worked out by hand: the machine, the policy, the jobs
+ * (job (): id, submit, runtime, requested time, processors, program), and
+ * where jobs must run (index, start, end). */
+struct sched_case {
+    const char *name;
+    int nodes, cores;
+    ns_policy_kind_t kind;
+    ns_backfill_t bf;
+    ns_overrun_t overrun;
+    double jobs[5][6];
+    int njobs;
+    struct { int i; double start, end; const char *what; } want[3];
+    int nwant;
+};
+
+#define EXCL NS_POLICY_EXCLUSIVE
+#define EASY NS_BACKFILL_EASY
+#define NOBF NS_BACKFILL_NONE
+#define KILL NS_OVERRUN_KILL
+
+static const struct sched_case cases[] = {
+    /* FCFS, 2 nodes.  J0 takes both until 10; J1 and J2 wait and start
+     * together at 10. */
+    { "fcfs", 2, 1, EXCL, NOBF, KILL,
+      { { 0, 0, 10, 10, 2, 0 }, { 1, 0, 5, 5, 1, 0 }, { 2, 1, 5, 5, 1, 0 } },
+      3, { { 0, 0, 10, "J0 0..10" }, { 1, 10, 15, "J1 waits for J0, 10..15" },
+           { 2, 10, 15, "J2 10..15 beside J1" } }, 3 },
+    /* A job ending at exactly the instant another is submitted: ends are
+     * processed first, so J1 starts at 10 with no wait. */
+    { "instant", 1, 1, EXCL, EASY, KILL,
+      { { 0, 0, 10, 10, 1, 0 }, { 1, 10, 5, 5, 1, 0 } },
+      2, { { 1, 10, 15, "J1 starts at J0's end, 10..15" } }, 1 },
+    /* EASY backfill.  2 nodes.  J0 1 node 0..10 (req 10).  J1 (2 nodes) at
+     * 1 is blocked: reservation at 10.  J2 (1 node, req 5) at 2 ends by
+     * 7 <= 10: backfills 2..7.  J1 10..20. */
+    { "easy", 2, 1, EXCL, EASY, KILL,
+      { { 0, 0, 10, 10, 1, 0 }, { 1, 1, 10, 10, 2, 0 }, { 2, 2, 5, 5, 1, 0 } },
+      3, { { 2, 2, 7, "J2 backfills 2..7" },
+           { 1, 10, 20, "J1 keeps its reservation 10..20" } }, 2 },
+    /* The same, plain FCFS: J2 waits behind J1 until 20. */
+    { "fcfs-no-bf", 2, 1, EXCL, NOBF, KILL,
+      { { 0, 0, 10, 10, 1, 0 }, { 1, 1, 10, 10, 2, 0 }, { 2, 2, 5, 5, 1, 0 } },
+      3, { { 2, 20, 25, "J2 does not jump the queue, 20..25" } }, 1 },
+    /* A backfill that would delay the head must not happen: J2 asks for
+     * 20 s (runs 5): 2 + 20 = 22 > 10 and the free node is one of the two
+     * J1 needs at 10.  J1 10..20, J2 20..25. */
+    { "no-delay", 2, 1, EXCL, EASY, KILL,
+      { { 0, 0, 10, 10, 1, 0 }, { 1, 1, 10, 10, 2, 0 },
+        { 2, 2, 5, 20, 1, 0 } },
+      3, { { 1, 10, 20, "head J1 still starts at 10" },
+           { 2, 20, 25, "J2 not backfilled" } }, 2 },
+    /* Backfill beside the reservation: 3 nodes.  J0 nodes 0,1 0..10.  J1
+     * (2 nodes) blocked, reserved on nodes 0,1 at 10.  J2 (1 node, 100 s)
+     * lands on node 2, outside the reservation: starts at 2. */
+    { "beside", 3, 1, EXCL, EASY, KILL,
+      { { 0, 0, 10, 10, 2, 0 }, { 1, 1, 10, 10, 2, 0 },
+        { 2, 2, 100, 100, 1, 0 } },
+      3, { { 2, 2, 102, "long J2 backfills on node 2" },
+           { 1, 10, 20, "J1 on time at 10" } }, 2 },
+    /* Zero runtime: J0 starts and ends at 0; J1 (same node) then starts at
+     * 0 too. */
+    { "zero", 1, 1, EXCL, EASY, KILL,
+      { { 0, 0, 0, 10, 1, 0 }, { 1, 0, 5, 10, 1, 0 } },
+      2, { { 0, 0, 0, "J0 0..0" }, { 1, 0, 5, "J1 0..5" } }, 2 },
+    /* Missing requested time: the estimate is the runtime (5), so J2
+     * backfills as in "easy". */
+    { "no-req", 2, 1, EXCL, EASY, KILL,
+      { { 0, 0, 10, 10, 1, 0 }, { 1, 1, 10, 10, 2, 0 },
+        { 2, 2, 5, -1, 1, 0 } },
+      3, { { 2, 2, 7, "J2 backfills on its runtime estimate" } }, 1 },
+    /* Estimates are pessimistic: J0 asks 100 s but runs 10.  J1's
+     * reservation is at 100; J2 (req 50, ends by 52 <= 100) backfills
+     * 2..7; J0 really ends at 10 and J1 starts then, 10..20. */
+    { "pessimistic", 2, 1, EXCL, EASY, KILL,
+      { { 0, 0, 10, 100, 1, 0 }, { 1, 1, 10, 10, 2, 0 },
+        { 2, 2, 5, 50, 1, 0 } },
+      3, { { 2, 2, 7, "J2 backfills 2..7 (52 <= 100)" },
+           { 1, 10, 20, "J1 starts when J0 really ends" } }, 2 },
+    /* Kill frees the node for the queue: J0 asks 50 s and would run 100;
+     * J1 starts at 50 (kill) or 100 (run). */
+    { "kill-frees", 1, 1, EXCL, EASY, KILL,
+      { { 0, 0, 100, 50, 1, 0 }, { 1, 0, 10, 10, 1, 0 } },
+      2, { { 0, 0, 50, "J0 killed at 50" }, { 1, 50, 60, "J1 starts at 50" } },
+      2 },
+    { "run-on", 1, 1, EXCL, EASY, NS_OVERRUN_RUN,
+      { { 0, 0, 100, 50, 1, 0 }, { 1, 0, 10, 10, 1, 0 } },
+      2, { { 0, 0, 100, "J0 runs its 100 s" },
+           { 1, 100, 110, "J1 waits for it" } },
+      2 },
+    /* Steering (KTH job 152): 4 nodes.  J0 holds nodes 0,1 until 100; head
+     * J1 needs 3 and reserves nodes 0,1 (busy now) and 2.  Long J2 (1 node,
+     * 500 s) does not end by 100: the lowest free node 2 is reserved, but
+     * node 3 is free outside the reservation, so it starts there at once. */
+    { "steer", 4, 1, EXCL, EASY, KILL,
+      { { 0, 0, 100, 100, 2, 0 }, { 1, 1, 50, 50, 3, 0 },
+        { 2, 1, 500, 500, 1, 0 } },
+      3, { { 1, 100, 150, "head J1 on time at 100" },
+           { 2, 1, 501, "long J2 backfills on node 3 at once" } }, 2 },
+    /* The reservation takes the nodes busy now first: 5 nodes.  J0 (node
+     * 0) ends at 10; J1 holds nodes 1-3 until 100.  At 20 head J2 needs 3:
+     * J1's nodes at 100.  Textbook EASY: extra = 2 + 3 - 3 = 2, so both
+     * long one-node jobs J3 and J4 start now, on the free nodes 0 and 4.
+     * Reserving the lowest nodes 0-2 would have left only node 4. */
+    { "extra", 5, 1, EXCL, EASY, KILL,
+      { { 0, 0, 10, 10, 1, 0 }, { 1, 0, 100, 100, 3, 0 },
+        { 2, 20, 50, 50, 3, 0 }, { 3, 20, 1000, 1000, 1, 0 },
+        { 4, 20, 1000, 1000, 1, 0 } },
+      5, { { 2, 100, 150, "head J2 on time at 100" },
+           { 3, 20, 1020, "J3 starts at 20" },
+           { 4, 20, 1020, "J4 starts at 20 too" } }, 3 },
+};
+
+static void run_case (const struct sched_case *c)
+{
+    overrun = c->overrun;
+    setup (c->nodes, c->cores, c->kind, c->bf, NULL);
+    overrun = NS_OVERRUN_KILL;
+    for (int k = 0; k < c->njobs; k++) {
+        const double *j = c->jobs[k];
+        job ((int)j[0], j[1], j[2], j[3], (int)j[4], (int)j[5]);
+    }
+    run (c->name);
+    for (int k = 0; k < c->nwant; k++) {
+        char what[160];
+        snprintf (what, sizeof (what), "%s: %s", c->name, c->want[k].what);
+        expect (c->want[k].i, c->want[k].start, c->want[k].end, what);
+    }
+}
+
 int main (void)
 {
     plan_no_plan ();
 
-    /* 1. FCFS, 2 nodes.  J0 takes both until 10; J1 and J2 wait and start
-     *    together at 10. */
-    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_NONE, NULL);
-    job (0, 0, 10, 10, 2, 0);
-    job (1, 0, 5, 5, 1, 0);
-    job (2, 1, 5, 5, 1, 0);
-    run ("fcfs");
-    expect (0, 0, 10, "fcfs: J0 0..10");
-    expect (1, 10, 15, "fcfs: J1 waits for J0, 10..15");
-    expect (2, 10, 15, "fcfs: J2 10..15 beside J1");
-
-    /* 2. A job ending at exactly the instant another is submitted: ends
-     *    are processed first, so J1 starts at 10 with no wait. */
-    setup (1, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
-    job (0, 0, 10, 10, 1, 0);
-    job (1, 10, 5, 5, 1, 0);
-    run ("instant");
-    expect (1, 10, 15, "instant: J1 starts at J0's end, 10..15");
-
-    /* 3. EASY backfill.  2 nodes.  J0 1 node 0..10 (req 10).  J1 (2 nodes)
-     *    at 1 is blocked: reservation at 10.  J2 (1 node, req 5) at 2 ends
-     *    by 7 <= 10: backfills 2..7.  J1 10..20. */
-    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
-    job (0, 0, 10, 10, 1, 0);
-    job (1, 1, 10, 10, 2, 0);
-    job (2, 2, 5, 5, 1, 0);
-    run ("easy");
-    expect (2, 2, 7, "easy: J2 backfills 2..7");
-    expect (1, 10, 20, "easy: J1 keeps its reservation 10..20");
-
-    /* 4. Same, plain FCFS: J2 waits behind J1 until 20. */
-    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_NONE, NULL);
-    job (0, 0, 10, 10, 1, 0);
-    job (1, 1, 10, 10, 2, 0);
-    job (2, 2, 5, 5, 1, 0);
-    run ("fcfs-no-bf");
-    expect (2, 20, 25, "fcfs: J2 does not jump the queue, 20..25");
-
-    /* 5. A backfill that would delay the head must not happen: J2 asks
-     *    for 20 s (runs 5): 2 + 20 = 22 > 10 and the free node is one of
-     *    the two J1 needs at 10.  J1 10..20, J2 20..25. */
-    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
-    job (0, 0, 10, 10, 1, 0);
-    job (1, 1, 10, 10, 2, 0);
-    job (2, 2, 5, 20, 1, 0);
-    run ("no-delay");
-    expect (1, 10, 20, "no-delay: head J1 still starts at 10");
-    expect (2, 20, 25, "no-delay: J2 not backfilled");
-
-    /* 6. Backfill beside the reservation: 3 nodes.  J0 nodes 0,1 0..10.
-     *    J1 (2 nodes) blocked, reserved on nodes 0,1 at 10.  J2 (1 node,
-     *    100 s) lands on node 2, outside the reservation: starts at 2. */
-    setup (3, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
-    job (0, 0, 10, 10, 2, 0);
-    job (1, 1, 10, 10, 2, 0);
-    job (2, 2, 100, 100, 1, 0);
-    run ("beside");
-    expect (2, 2, 102, "beside: long J2 backfills on node 2");
-    expect (1, 10, 20, "beside: J1 on time at 10");
+    /* Schedules worked out by hand (the table above) */
+    for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+        run_case (&cases[i]);
 
     /* 7. A job larger than the machine is dropped, not blocking: */
     setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_NONE, NULL);
@@ -138,35 +211,6 @@ int main (void)
     is_int (ns_sim_result (sim, 0)->state, NS_SJ_NEVER,
             "too-big: 3 nodes on a 2-node machine never runs");
     expect (1, 0, 5, "too-big: J1 is not held up by it");
-
-    /* 8. Zero runtime: J0 starts and ends at 0; J1 (same node) then
-     *    starts at 0 too. */
-    setup (1, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
-    job (0, 0, 0, 10, 1, 0);
-    job (1, 0, 5, 10, 1, 0);
-    run ("zero");
-    expect (0, 0, 0, "zero: J0 0..0");
-    expect (1, 0, 5, "zero: J1 0..5");
-
-    /* 9. Missing requested time: the estimate is the runtime (5), so J2
-     *    backfills as in 3. */
-    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
-    job (0, 0, 10, 10, 1, 0);
-    job (1, 1, 10, 10, 2, 0);
-    job (2, 2, 5, -1, 1, 0);
-    run ("no-req");
-    expect (2, 2, 7, "no-req: J2 backfills on its runtime estimate");
-
-    /* 10. Estimates are pessimistic: J0 asks 100 s but runs 10.  J1's
-     *     reservation is at 100; J2 (req 50, ends by 52 <= 100) backfills
-     *     2..7; J0 really ends at 10 and J1 starts then, 10..20. */
-    setup (2, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
-    job (0, 0, 10, 100, 1, 0);
-    job (1, 1, 10, 10, 2, 0);
-    job (2, 2, 5, 50, 1, 0);
-    run ("pessimistic");
-    expect (2, 2, 7, "pessimistic: J2 backfills 2..7 (52 <= 100)");
-    expect (1, 10, 20, "pessimistic: J1 starts when J0 really ends");
 
     /* 11. Interference.  2 nodes x 24 cores, twins, LAM (1) and LSD (2).
      *     LAM 24 tasks 100 s striped 12+12: rate 109/95.  LSD joins both
@@ -245,54 +289,13 @@ int main (void)
     ok (!ns_sim_result (sim, 0)->killed, "kill: LAM ends its work");
     is_int (ns_sim_stats (sim)->killed, 1, "kill: one job killed");
 
-    /* 13c. Kill frees the node for the queue: J0 asks 50 s and would run
-     *      100; J1 starts at 50 (kill) or 100 (run).  A job whose work
-     *      ends exactly at its limit is not killed (J1: 10 of 10). */
+    /* 13c. A job whose work ends exactly at its limit is not killed
+     *      (kill-frees above: J1, 10 of 10). */
     setup (1, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
     job (0, 0, 100, 50, 1, 0);
     job (1, 0, 10, 10, 1, 0);
     run ("kill-frees");
-    expect (0, 0, 50, "kill-frees: J0 killed at 50");
-    expect (1, 50, 60, "kill-frees: J1 starts at 50");
     ok (!ns_sim_result (sim, 1)->killed, "kill-frees: J1 ends on its own");
-    overrun = NS_OVERRUN_RUN;
-    setup (1, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
-    job (0, 0, 100, 50, 1, 0);
-    job (1, 0, 10, 10, 1, 0);
-    run ("run-on");
-    expect (0, 0, 100, "run-on: J0 runs its 100 s");
-    expect (1, 100, 110, "run-on: J1 waits for it");
-    overrun = NS_OVERRUN_KILL;
-
-    /* 14. Steering (KTH job 152): 4 nodes.  J0 holds nodes 0,1 until 100;
-     *     head J1 needs 3 and reserves nodes 0,1 (busy now) and 2.  Long
-     *     J2 (1 node, 500 s) does not end by 100: the lowest free node 2
-     *     is reserved, but node 3 is free outside the reservation, so it
-     *     starts there at once (before: refused until 100). */
-    setup (4, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
-    job (0, 0, 100, 100, 2, 0);
-    job (1, 1, 50, 50, 3, 0);
-    job (2, 1, 500, 500, 1, 0);
-    run ("steer");
-    expect (1, 100, 150, "steer: head J1 on time at 100");
-    expect (2, 1, 501, "steer: long J2 backfills on node 3 at once");
-
-    /* 15. The reservation takes the nodes busy now first: 5 nodes.  J0
-     *     (node 0) ends at 10; J1 holds nodes 1-3 until 100.  At 20 head
-     *     J2 needs 3: J1's nodes at 100.  Textbook EASY: extra = 2 + 3 - 3
-     *     = 2, so both long one-node jobs J3 and J4 start now, on the free
-     *     nodes 0 and 4.  Reserving the lowest nodes 0-2 would have left
-     *     only node 4. */
-    setup (5, 1, NS_POLICY_EXCLUSIVE, NS_BACKFILL_EASY, NULL);
-    job (0, 0, 10, 10, 1, 0);
-    job (1, 0, 100, 100, 3, 0);
-    job (2, 20, 50, 50, 3, 0);
-    job (3, 20, 1000, 1000, 1, 0);
-    job (4, 20, 1000, 1000, 1, 0);
-    run ("extra");
-    expect (2, 100, 150, "extra: head J2 on time at 100");
-    expect (3, 20, 1020, "extra: J3 starts at 20");
-    expect (4, 20, 1020, "extra: J4 starts at 20 too");
 
     /* 16. Utilisation: exclusive holds the whole 4-core node for a 1-task
      *     job; the task uses one core. */

@@ -68,8 +68,8 @@ int main (void)
             "one policy");
     is_int (ns_policyset_baseline (&s, base, "bogus", progs, &err), -1,
             "an unknown baseline");
-    ok (strncmp (err.text, "--baseline: ", 12) == 0, "  said as --baseline: %s",
-        err.text);
+    ok (strncmp (err.text, "--baseline: ", 12) == 0,
+        "  said as --baseline: %s", err.text);
     is_str (joined (), "pack", "  the set unchanged");
 
     char list[33 * 5] = "";
