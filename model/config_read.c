@@ -177,45 +177,14 @@ int ns_cfg_intern (struct reader *r, const char *name)
  * (not file order), so that programs are interned before anything else.
  */
 
-static const struct key *find_key (const struct key *keys, const char *name)
+static int read_key (void *r, const void *key, json_object *v)
 {
-    for (; keys->name; keys++) {
-        if (strcmp (keys->name, name) == 0)
-            return keys;
-    }
-    return NULL;
-}
-
-static int fail_unknown (struct reader *r, const struct key *keys)
-{
-    char list[NS_ERROR_TEXT - 128] = "";
-    size_t len = 0;
-    for (const struct key *k = keys; k->name && len < sizeof (list); k++)
-        len += (size_t)snprintf (list + len, sizeof (list) - len, "%s%s",
-                                 k == keys ? "" : ", ", k->name);
-    return ns_jr_fail_errno (&r->j, EINVAL, "unknown key (expected one of %s)", list);
+    return ((const struct key *)key)->read (r, v);
 }
 
 int ns_cfg_read_object (struct reader *r, json_object *obj,
                         const struct key *keys)
 {
-    json_object_object_foreach (obj, name, val) {
-        (void)val;
-        if (!find_key (keys, name)) {
-            ns_jr_path_key (&r->j, name);
-            return fail_unknown (r, keys);
-        }
-    }
-    for (const struct key *k = keys; k->name; k++) {
-        json_object *v;
-        if (!json_object_object_get_ex (obj, k->name, &v))
-            continue;
-        size_t old = ns_jr_path_key (&r->j, k->name);
-        int rc = k->read (r, v);
-        ns_jr_path_pop (&r->j, old);
-        if (rc < 0)
-            return -1;
-    }
-    return 0;
+    return ns_jr_read_keys (&r->j, obj, keys, sizeof (*keys), read_key, r);
 }
 

@@ -250,3 +250,41 @@ int ns_json_parse_text (const char *text, size_t len, size_t max_bytes,
     *rootp = root;
     return 0;
 }
+
+static const char *key_name (const void *keys, size_t stride, size_t i)
+{
+    return *(const char *const *)((const char *)keys + i * stride);
+}
+
+int ns_jr_read_keys (ns_jreader_t *r, json_object *obj, const void *keys,
+                     size_t stride, ns_jr_key_fn read, void *ctx)
+{
+    json_object_object_foreach (obj, name, val) {
+        (void)val;
+        size_t i = 0;
+        while (key_name (keys, stride, i)
+               && strcmp (key_name (keys, stride, i), name) != 0)
+            i++;
+        if (key_name (keys, stride, i))
+            continue;
+        char list[NS_ERROR_TEXT - 128] = "";
+        size_t len = 0;
+        for (i = 0; key_name (keys, stride, i) && len < sizeof (list); i++)
+            len += (size_t)snprintf (list + len, sizeof (list) - len, "%s%s",
+                                     i ? ", " : "", key_name (keys, stride, i));
+        ns_jr_path_key (r, name);
+        return ns_jr_fail_errno (r, EINVAL, "unknown key (expected one of "
+                                 "%s)", list);
+    }
+    for (size_t i = 0; key_name (keys, stride, i); i++) {
+        json_object *v;
+        if (!json_object_object_get_ex (obj, key_name (keys, stride, i), &v))
+            continue;
+        size_t old = ns_jr_path_key (r, key_name (keys, stride, i));
+        int rc = read (ctx, (const char *)keys + i * stride, v);
+        ns_jr_path_pop (r, old);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}

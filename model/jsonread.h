@@ -66,4 +66,15 @@ int ns_json_parse_text (const char *text, size_t len, size_t max_bytes,
                         const char *src, json_object **rootp,
                         ns_error_t *err);
 
-#endif
+/* An object read by a table of its keys: every key of obj must be one of
+ * the table's ("unknown key (expected one of A, B, ...)" otherwise, at
+ * its path), and each one present is read by read (ctx, key, value) with
+ * the path set, in table order (not the file's).  The table's entries are
+ * stride bytes apart, each beginning with its key's name (const char *),
+ * the last with NULL.  0, or -1 with the error set.  The caller checks
+ * that obj is an object. */
+typedef int (*ns_jr_key_fn) (void *ctx, const void *key, json_object *v);
+int ns_jr_read_keys (ns_jreader_t *r, json_object *obj, const void *keys,
+                     size_t stride, ns_jr_key_fn read, void *ctx);
+
+#endif /* !NODESHARE_JSONREAD_H */

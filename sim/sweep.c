@@ -131,46 +131,19 @@ static void make_label (char *out, const char *s)
         snprintf (out, NS_SWEEP_LABEL_MAX, "_");
 }
 
-static int check_object (struct reader *r, json_object *obj,
-                         const struct key *keys, const char *expect)
+static int read_key (void *r, const void *key, json_object *v)
 {
-    if (!json_object_is_type (obj, json_type_object))
-        return ns_jr_fail_got (&r->j, obj, "%s", expect);
-    json_object_object_foreach (obj, name, val) {
-        (void)val;
-        const struct key *k = keys;
-        while (k->name && strcmp (k->name, name) != 0)
-            k++;
-        if (!k->name) {
-            char list[NS_ERROR_TEXT / 2] = "";
-            size_t len = 0;
-            for (k = keys; k->name && len < sizeof (list); k++)
-                len += (size_t)snprintf (list + len, sizeof (list) - len,
-                                         "%s%s", k == keys ? "" : ", ",
-                                         k->name);
-            ns_jr_path_key (&r->j, name);
-            return ns_jr_fail_errno (&r->j, EINVAL, "unknown key (expected one of %s)", list);
-        }
-    }
-    return 0;
+    return ((const struct key *)key)->read (r, v);
 }
 
+/* An object of the keys of the table, in table order (model/jsonread.h);
+ * expect says what it should have been. */
 static int read_object (struct reader *r, json_object *obj,
                         const struct key *keys, const char *expect)
 {
-    if (check_object (r, obj, keys, expect) < 0)
-        return -1;
-    for (const struct key *k = keys; k->name; k++) {
-        json_object *v;
-        if (!json_object_object_get_ex (obj, k->name, &v))
-            continue;
-        size_t old = ns_jr_path_key (&r->j, k->name);
-        int rc = k->read (r, v);
-        ns_jr_path_pop (&r->j, old);
-        if (rc < 0)
-            return -1;
-    }
-    return 0;
+    if (!json_object_is_type (obj, json_type_object))
+        return ns_jr_fail_got (&r->j, obj, "%s", expect);
+    return ns_jr_read_keys (&r->j, obj, keys, sizeof (*keys), read_key, r);
 }
 
 /* A non-empty array of at most max elements; its length in *n. */
