@@ -247,6 +247,24 @@ json_object *ns_rep_start_config (const struct ns_rep *r);
 
 /* The report as text. */
 void ns_rep_write_text (const struct ns_rep *r, FILE *f);
+
+/* The sections of the report in order, each written by its style's
+ * function (rep_text.c's and rep_html.c's): the heading, "Before
+ * enabling" and "In short", 1. programs, 2. figures, 3. the replay, 4.
+ * placements that differ, 5. the shadow records (when given), and the
+ * nodeshare.json to start with under the next number. */
+struct ns_rep_style {
+    void (*heading) (const struct ns_rep *r, FILE *f);
+    void (*items) (FILE *f, const char *head, char *text);
+    void (*programs) (const struct ns_rep *r, const int *ord, FILE *f);
+    void (*figures) (const struct ns_rep *r, FILE *f);
+    void (*replay) (const struct ns_rep *r, FILE *f);
+    void (*differ) (const struct ns_rep *r, const int *ord, FILE *f);
+    void (*shadow) (const struct ns_rep *r, FILE *f);
+    void (*start) (const struct ns_rep *r, int section, FILE *f);
+};
+void ns_rep_write (const struct ns_rep *r, const struct ns_rep_style *s,
+                   FILE *f);
 /* The report as one HTML file with inline SVG charts, no script. */
 void ns_rep_write_html (const struct ns_rep *r, FILE *f);
 

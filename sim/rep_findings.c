@@ -440,3 +440,23 @@ char *ns_rep_act_on (const struct ns_rep *r)
     }
     return buf;
 }
+
+void ns_rep_write (const struct ns_rep *r, const struct ns_rep_style *s,
+                   FILE *f)
+{
+    s->heading (r, f);
+    s->items (f, "Before enabling", ns_rep_act_on (r));
+    s->items (f, "In short", ns_rep_summary (r));
+    int *ord = ns_rep_prog_order (r);
+    s->programs (r, ord, f);
+    s->figures (r, f);
+    s->replay (r, f);
+    s->differ (r, ord, f);
+    free (ord);
+    int sec = 5;
+    if (r->o.nshadow) {
+        s->shadow (r, f);
+        sec++;
+    }
+    s->start (r, sec, f);
+}

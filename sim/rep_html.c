@@ -479,22 +479,8 @@ static void shadow_html (const struct ns_rep *r, FILE *f)
     }
 }
 
-void ns_rep_write_html (const struct ns_rep *r, FILE *f)
+static void start_html (const struct ns_rep *r, int sec, FILE *f)
 {
-    head_html (r, f);
-    items_html (f, "Before enabling", ns_rep_act_on (r));
-    items_html (f, "In short", ns_rep_summary (r));
-    int *ord = ns_rep_prog_order (r);
-    programs_html (r, ord, f);
-    figures_html (r, f);
-    replay_html (r, f);
-    differ_html (r, ord, f);
-    free (ord);
-    int sec = 5;
-    if (r->o.nshadow) {
-        shadow_html (r, f);
-        sec++;
-    }
     fprintf (f, "<h2>%d. nodeshare.json to start with</h2>\n<p class=\"note\">"
              "What nodeshare-learn writes from the same history: the "
              "learned figures under \"programs\", the evidence behind each "
@@ -503,4 +489,13 @@ void ns_rep_write_html (const struct ns_rep *r, FILE *f)
              "the partitions where the replay shows gains.</p>\n<pre>", sec);
     ns_xml_text (f, r->start);
     fprintf (f, "</pre>\n</body>\n</html>\n");
+}
+
+void ns_rep_write_html (const struct ns_rep *r, FILE *f)
+{
+    static const struct ns_rep_style html = {
+        head_html, items_html, programs_html, figures_html, replay_html,
+        differ_html, shadow_html, start_html,
+    };
+    ns_rep_write (r, &html, f);
 }

@@ -157,22 +157,20 @@ static void shadow_text (const struct ns_rep *r, FILE *f)
                  s->first_why);
 }
 
-void ns_rep_write_text (const struct ns_rep *r, FILE *f)
+static void start_text (const struct ns_rep *r, int sec, FILE *f)
 {
-    heading_text (r, f);
-    items_text (f, "Before enabling", ns_rep_act_on (r));
-    items_text (f, "In short", ns_rep_summary (r));
-    int *ord = ns_rep_prog_order (r);
-    programs_text (r, ord, f);
-    figures_text (r, f);
-    replay_text (r, f);
-    differ_text (r, ord, f);
-    free (ord);
-    if (r->o.nshadow)
-        shadow_text (r, f);
     fprintf (f, "\n%d. nodeshare.json to start with (what nodeshare-learn "
-             "writes, with the scope%s%s)\n", r->o.nshadow ? 6 : 5,
+             "writes, with the scope%s%s)\n", sec,
              r->o.json_out ? "; also in " : "",
              r->o.json_out ? r->o.json_out : "");
     fprintf (f, "%s\n", r->start);
+}
+
+void ns_rep_write_text (const struct ns_rep *r, FILE *f)
+{
+    static const struct ns_rep_style text = {
+        heading_text, items_text, programs_text, figures_text, replay_text,
+        differ_text, shadow_text, start_text,
+    };
+    ns_rep_write (r, &text, f);
 }
