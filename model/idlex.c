@@ -133,6 +133,17 @@ static void lex_squote (struct lexer *lx)
         lx->p++;
 }
 
+/* A $ expansion, a `command`, or a character as it is. */
+static void lex_char (struct lexer *lx)
+{
+    if (*lx->p == '$')
+        lex_dollar (lx);
+    else if (*lx->p == '`')
+        copy_backquote (lx);
+    else
+        put (lx, *lx->p++);
+}
+
 static void lex_dquote (struct lexer *lx)
 {
     lx->p++;
@@ -144,12 +155,8 @@ static void lex_dquote (struct lexer *lx)
             put (lx, lx->p[1]);
             lx->p += 2;
         }
-        else if (*lx->p == '$')
-            lex_dollar (lx);
-        else if (*lx->p == '`')
-            copy_backquote (lx);
         else
-            put (lx, *lx->p++);
+            lex_char (lx);
     }
     if (*lx->p)
         lx->p++;
@@ -177,12 +184,8 @@ static char *lex_word (struct lexer *lx, bool *quoted)
             *quoted = true;
             lex_dquote (lx);
         }
-        else if (*lx->p == '$')
-            lex_dollar (lx);
-        else if (*lx->p == '`')
-            copy_backquote (lx);
         else
-            put (lx, *lx->p++);
+            lex_char (lx);
     }
     return end_word (lx, start);
 }
