@@ -70,6 +70,8 @@ struct ns_cluster {
         int n;
         int *start, *end;
         int64_t *cpus;
+        int last;       /* the run the last change looked up: the
+                           nodes of one job are mostly in one run */
     } runs[2];
     int kept[2];        /* runs[b] is kept by every change (1, the
                            default), else counted when asked (0:

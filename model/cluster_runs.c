@@ -13,9 +13,14 @@
 #include "cluster_int.h"
 #include "cluster_test.h"
 
-/* The last run starting at or before n, or -1. */
-static int run_at (const struct runset *r, int n)
+/* The last run starting at or before n, or -1.  The run looked up last
+ * is tried first. */
+static int run_at (struct runset *r, int n)
 {
+    int h = r->last;
+    if (h >= 0 && h < r->n && r->start[h] <= n
+        && (h + 1 == r->n || r->start[h + 1] > n))
+        return h;
     int lo = 0, hi = r->n;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
@@ -61,7 +66,7 @@ void ns_cl_runs_note (ns_cluster_t *c, int n, const int *was, int oldfree)
         int is = in_runs (c, n, b);
         if (!was[b] && !is)
             continue;
-        int i = run_at (r, n);
+        int i = r->last = run_at (r, n);
         if (was[b] && is)
             r->cpus[i] += nowfree - oldfree;
         else if (is) {
