@@ -195,9 +195,11 @@ int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int kk,
         int left = x->need[r];
         if (left <= 0)
             continue;
-        /* the best-fitting single node (lowest index on ties) */
+        /* the best-fitting single node (lowest index on ties); a run
+         * taken whole (not b) held less than what was left, so none of
+         * its nodes holds it */
         int fit = -1, fit_free = 0;
-        for (int i = x->start[r]; i <= x->end[r]; i++) {
+        for (int i = x->start[r]; r == b && i <= x->end[r]; i++) {
             int a = x->vfree[i];
             if (a >= left && (fit < 0 || a < fit_free)) {
                 fit = i;
