@@ -86,6 +86,16 @@ int ns_byend_insert (ns_byend_t *b, int j, double e, int nodes, int cores)
         while (k < lim && bn[pos - 1 - k] != 0)
             k++;
         d = k < lim ? pos - 1 - k : i < top ? pos + i : -1;
+        /* None that near: one before pos closer than the end of the
+         * order still moves fewer entries than the tail (a scan reads
+         * one array, a move writes four). */
+        if (d < 0 && pos > k) {
+            int far = b->n - pos < pos ? b->n - pos : pos;
+            while (k < far && bn[pos - 1 - k] != 0)
+                k++;
+            if (k < far)
+                d = pos - 1 - k;
+        }
     }
     if (d >= pos)
         byend_move (b, pos + 1, pos, d - pos);

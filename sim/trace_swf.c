@@ -62,17 +62,65 @@ static int swf_split (char *s, const char *tok[], const char *end[])
     return n;
 }
 
+/* The characters the record loop tells apart, by table: a space
+ * (tr_is_space ()), a digit, the end of the line. */
+enum { C_SPACE = 1, C_DIGIT = 2, C_END = 4 };
+static const unsigned char swf_class[256] = {
+    ['\0'] = C_END, [' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE,
+    ['\v'] = C_SPACE, ['\f'] = C_SPACE,
+    ['0'] = C_DIGIT, ['1'] = C_DIGIT, ['2'] = C_DIGIT, ['3'] = C_DIGIT,
+    ['4'] = C_DIGIT, ['5'] = C_DIGIT, ['6'] = C_DIGIT, ['7'] = C_DIGIT,
+    ['8'] = C_DIGIT, ['9'] = C_DIGIT,
+};
+
+/* swf_split () of a record, which also reads the fields that are plain
+ * integers ([-]digits, at most 18 of them: what tr_parse_num () reads
+ * without a check) on the way: bit i of *plain set, val[i] is field i. */
+static int swf_split_num (char *s, const char *tok[], const char *end[],
+                          int64_t val[], uint32_t *plain)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    uint32_t mask = 0;
+    int n = 0;
+
+    while (n < SWF_FIELDS) {
+        while (swf_class[*u] & C_SPACE)
+            u++;
+        if (*u == '\0')
+            break;
+        tok[n] = (const char *)u;
+        int neg = *u == '-';
+        const unsigned char *d = u + neg;
+        const unsigned char *e = d;
+        uint64_t v = 0;
+        while (swf_class[*e] & C_DIGIT)
+            v = v * 10 + (uint64_t)(*e++ - '0');
+        u = e;
+        if (e > d && e - d <= 18 && (swf_class[*e] & (C_SPACE | C_END))) {
+            val[n] = neg ? -(int64_t)v : (int64_t)v;
+            mask |= 1u << n;
+        }
+        else
+            while (*u && !(swf_class[*u] & C_SPACE))
+                u++;
+        end[n++] = (const char *)u;
+    }
+    *plain = mask;
+    return n;
+}
+
 #define TOKFMT "'%.*s'"
 #define TOKARG(i) (int)(end[i] - tok[i] > 40 ? 40 : end[i] - tok[i]), tok[i]
 
 /* Convert all 18 fields.  1 when they are all numbers, else the result of
  * tr_skip () for the first one that is not (0, or -1 in strict mode). */
 static int swf_numbers (ns_trace_t *t, const char *tok[], const char *end[],
-                        int64_t v[], ns_error_t *err)
+                        int64_t v[], uint32_t plain, ns_error_t *err)
 {
     for (int i = 0; i < SWF_FIELDS; i++) {
-        int frac;
-        int rc = tr_parse_num (tok[i], end[i], &v[i], &frac);
+        int frac = 0;
+        int rc = plain >> i & 1 ? NUM_OK
+                                : tr_parse_num (tok[i], end[i], &v[i], &frac);
 
         if (rc == NUM_RANGE)
             return tr_skip (t, err, NS_SKIP_NOT_A_NUMBER,
@@ -144,10 +192,12 @@ int tr_swf_record (ns_trace_t *t, ns_tjob_t *job, ns_error_t *err)
     int64_t v[SWF_FIELDS];
     int n, rc;
 
-    if ((n = swf_split (t->line, tok, end)) < SWF_FIELDS)
+    uint32_t plain;
+
+    if ((n = swf_split_num (t->line, tok, end, v, &plain)) < SWF_FIELDS)
         return tr_skip (t, err, NS_SKIP_TOO_FEW_FIELDS,
                      "expected %d fields, got %d", SWF_FIELDS, n);
-    if ((rc = swf_numbers (t, tok, end, v, err)) <= 0)
+    if ((rc = swf_numbers (t, tok, end, v, plain, err)) <= 0)
         return rc;
     if ((rc = swf_check (t, tok, end, v, err)) <= 0)
         return rc;
