@@ -196,7 +196,7 @@ static int parse_opts (int argc, char **argv, struct ns_rep_opts *o)
     return 0;
 }
 
-/* What nodeshare-learn writes from the fitted figures (cmd/learned.h):
+/* What nodeshare-learn writes from the fitted figures (sim/learned.h):
  * the JSON, the notes on the figures left neutral, the table. */
 static int learned_outputs (struct ns_rep *r)
 {
