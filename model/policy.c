@@ -130,24 +130,6 @@ static void take_empty_range (struct decide *d, int from, int to, int round)
     const unsigned char *avoid = d->req->avoid;
     if (from >= to)
         return;
-    if (!avoid && !d->no_stripe && !d->mask && !d->limp) {
-        /* every empty node is allowed: its free cores alone decide */
-        for (int w = from >> 6; w <= (to - 1) >> 6; w++) {
-            uint64_t word = bits[w];
-            if (w == from >> 6)
-                word &= ~0ULL << (from & 63);
-            for (; word; word &= word - 1) {
-                int n = (w << 6) + __builtin_ctzll (word);
-                if (n >= to || d->found >= d->width)
-                    return;
-                if (fc[n] < d->slot)
-                    refuse (d, REF_BUSY, n);
-                else
-                    take (d, n, 0.0);
-            }
-        }
-        return;
-    }
     for (int w = from >> 6; w <= (to - 1) >> 6; w++) {
         uint64_t word = bits[w];
         if (w == from >> 6)
