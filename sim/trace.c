@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "gzahead.h"
 #include "progtab.h"
 #include "trace.h"
 #include "trace_int.h"
@@ -102,7 +103,10 @@ static int refill (ns_trace_t *t, ns_error_t *err)
         t->end -= t->start;
         t->start = 0;
     }
-    n = gzread (t->gz, t->buf + t->end, (unsigned)(BUF_SIZE - t->end));
+    n = t->ahead ? ns_gzahead_read (t->ahead, t->buf + t->end,
+                                    (unsigned)(BUF_SIZE - t->end))
+                 : gzread (t->gz, t->buf + t->end,
+                           (unsigned)(BUF_SIZE - t->end));
     if (n < 0)
         return gz_failure (t, err);
     if (n == 0) {
@@ -338,6 +342,9 @@ static int open_stream (ns_trace_t *t, const char *path, ns_error_t *err)
         return ns_error_set (err, e, "%s: %s", path, strerror (e));
     }
     gzbuffer (t->gz, GZ_BUFFER);
+    /* a compressed file is inflated ahead, beside the parsing */
+    if (strcmp (path, "-") != 0)
+        t->ahead = ns_gzahead_start (t->gz, path);
     return 0;
 }
 
@@ -442,6 +449,7 @@ void ns_trace_close (ns_trace_t *t)
     int saved = errno;
 
     if (t) {
+        ns_gzahead_stop (t->ahead);
         if (t->gz)
             gzclose (t->gz);
         ns_progtab_destroy (t->sacct.users);

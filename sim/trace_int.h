@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <zlib.h>
 
+#include "gzahead.h"
 #include "progtab.h"
 #include "trace.h"
 #include "nserror.h"
@@ -61,6 +62,8 @@ struct sacct {
 
 struct ns_trace {
     gzFile gz;
+    ns_gzahead_t *ahead;        /* gz inflated ahead (gzahead.h), or NULL:
+                                   read directly */
     char *name;                 /* path, or "stdin", for messages */
     int flags;
     ns_trace_format_t fmt;

@@ -24,7 +24,8 @@ inc="-I$top/model -I$top/node -I$top/sim -I$top/spank -I$top/tests/fuzz"
 mkdir -p "$out/obj"
 out=$(cd "$out" && pwd)
 objs=
-for src in "$top"/model/*.c "$top"/node/*.c "$top/sim/trace.c" "$top/sim/trace_swf.c" \
+for src in "$top"/model/*.c "$top"/node/*.c "$top/sim/trace.c" "$top/sim/gzahead.c" \
+           "$top/sim/trace_swf.c" \
            "$top/sim/trace_sacct.c" "$top/sim/history.c" "$top/sim/workload.c" \
            "$top/sim/fileio.c" \
            "$top/sim/shadow.c" "$top/sim/engine.c" "$top/sim/eventq.c" "$top/sim/pool.c" \
