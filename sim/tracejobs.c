@@ -37,7 +37,8 @@ static void partition (ns_tracejobs_t *tj, const ns_tjob_t *j,
 }
 
 static int keep_job (ns_tracejobs_t *tj, const ns_tracejobs_opts_t *o,
-                     const ns_tjob_t *j, ns_error_t *err)
+                     ns_workload_memo_t *memo, const ns_tjob_t *j,
+                     ns_error_t *err)
 {
     if (tj->njobs % 65536 == 0) {
         ns_simjob_t *jobs = realloc (tj->jobs, sizeof (*jobs)
@@ -48,8 +49,8 @@ static int keep_job (ns_tracejobs_t *tj, const ns_tracejobs_opts_t *o,
         tj->jobs = jobs;
     }
     ns_simjob_t *sj = &tj->jobs[tj->njobs++];
-    *sj = ns_workload_simjob (j, ns_workload_program (o->identity, o->progs,
-                                                      j));
+    *sj = ns_workload_simjob (j, ns_workload_program_memo (memo, o->identity,
+                                                           o->progs, j));
     if (o->machine)
         partition (tj, j, o->machine, sj);
     if (j->wait >= 0) {
@@ -69,10 +70,12 @@ int ns_tracejobs_load (ns_tracejobs_t *tj, const ns_tracejobs_opts_t *o,
     if (!t)
         return ns_error_set (err, errno, "%s", e.text);
     ns_tjob_t j;
+    ns_workload_memo_t memo;
+    ns_workload_memo_init (&memo);
     int rc;
     while ((rc = ns_trace_next (t, &j, &e)) == 1) {
         tj->jobs_read++;
-        if (keep_job (tj, o, &j, &e) < 0) {
+        if (keep_job (tj, o, &memo, &j, &e) < 0) {
             rc = -1;
             break;
         }

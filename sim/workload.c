@@ -22,6 +22,30 @@ int ns_workload_program (const ns_identity_t *id, ns_progtab_t *progs,
     return p < 0 ? NS_PROGRAM_UNKNOWN : p;
 }
 
+void ns_workload_memo_init (ns_workload_memo_t *m)
+{
+    memset (m, 0, sizeof (*m));
+}
+
+int ns_workload_program_memo (ns_workload_memo_t *m,
+                              const ns_identity_t *id, ns_progtab_t *progs,
+                              const ns_tjob_t *j)
+{
+    if (j->program[0] || (j->exe < 0 && j->uid < 0))
+        return ns_workload_program (id, progs, j);
+    int kind = j->exe >= 0 ? 1 : 2, num = j->exe >= 0 ? j->exe : j->uid;
+    unsigned h = ((unsigned)num * 2654435761u >> 24) % NS_WORKLOAD_MEMO;
+    if (m->slot[h].kind == kind && m->slot[h].num == num)
+        return m->slot[h].prog;
+    int p = ns_workload_program (id, progs, j);
+    if (p >= 0) {
+        m->slot[h].kind = kind;
+        m->slot[h].num = num;
+        m->slot[h].prog = p;
+    }
+    return p;
+}
+
 ns_simjob_t ns_workload_simjob (const ns_tjob_t *j, int program)
 {
     return (ns_simjob_t){

@@ -26,6 +26,24 @@
 int ns_workload_program (const ns_identity_t *id, ns_progtab_t *progs,
                          const ns_tjob_t *j);
 
+/* ns_workload_program () for the jobs of one trace, remembered by
+ * executable or user number: a trace has few of them, and a job without
+ * a name then costs no formatting and no lookup of its name.  The
+ * answers are ns_workload_program ()'s, for the id and progs the memo is
+ * used with (always the same ones). */
+#define NS_WORKLOAD_MEMO 256
+typedef struct {
+    struct {
+        int kind;       /* 0 empty, 1 executable, 2 user */
+        int num, prog;
+    } slot[NS_WORKLOAD_MEMO];
+} ns_workload_memo_t;
+
+void ns_workload_memo_init (ns_workload_memo_t *m);
+int ns_workload_program_memo (ns_workload_memo_t *m,
+                              const ns_identity_t *id, ns_progtab_t *progs,
+                              const ns_tjob_t *j);
+
 /* The trace job as a simulated job of that program: submit, run and
  * requested time, tasks, recorded wait and memory.  Its partition is 0
  * (the default one): the caller sets it from its slurm.conf. */

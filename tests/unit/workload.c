@@ -52,6 +52,42 @@ static void programs (void)
     ns_progtab_destroy (t);
 }
 
+/* The memo gives ns_workload_program ()'s answers: jobs of 600 users and
+ * 600 executables (more than its slots, so numbers share slots), some
+ * named, some of neither, in an order that comes back to each. */
+static void memo (void)
+{
+    ns_progtab_t *t = ns_progtab_create (), *u = ns_progtab_create ();
+    ns_identity_t *id = ns_identity_create ();
+    ns_error_t err;
+    ok (t && u && id
+        && ns_identity_add_pattern (id, "user1*", "ONES", &err) == 0,
+        "two tables and a pattern user1* -> ONES");
+    ns_workload_memo_t m;
+    ns_workload_memo_init (&m);
+    int differ = 0, hits = 0, n = 0;
+    for (int k = 0; k < 20000; k++) {
+        int x = (int)((unsigned)k * 7919u % 1200u);
+        ns_tjob_t j = job (k % 97 == 0 ? "named" : "", x < 600 ? x : -1,
+                           k % 89 == 0 ? -1 : x % 600);
+        int a = ns_workload_program_memo (&m, id, t, &j);
+        int b = ns_workload_program (id, u, &j);
+        const char *na = a < 0 ? "?" : ns_progtab_name (t, a);
+        const char *nb = b < 0 ? "?" : ns_progtab_name (u, b);
+        if (strcmp (na, nb) != 0 && differ++ == 0)
+            diag ("job %d: memo %s, direct %s", k, na, nb);
+        hits += a >= 0;
+        n++;
+    }
+    is_int (differ, 0, "%d jobs: the memo's program is the direct one's", n);
+    ok (hits > n / 2, "  most of them have a program (%d)", hits);
+    is_str (prog (id, t, job ("", -1, 15)), "ONES",
+            "  user15 mapped through the rules");
+    ns_identity_destroy (id);
+    ns_progtab_destroy (t);
+    ns_progtab_destroy (u);
+}
+
 static void simjobs (void)
 {
     ns_tjob_t j = job ("a", -1, -1);
@@ -81,6 +117,7 @@ int main (void)
 {
     plan_no_plan ();
     programs ();
+    memo ();
     simjobs ();
     return done_testing ();
 }
