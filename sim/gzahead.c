@@ -29,7 +29,6 @@ struct ns_gzahead {
     int head, filled;       /* filled slots: head, head + 1, ... */
     int off;                /* bytes of the head slot already read */
     int stop;               /* the reader asks the thread to stop */
-    int last;               /* the thread has given its last slot */
 };
 
 static void *inflater (void *arg)
@@ -53,10 +52,8 @@ static void *inflater (void *arg)
         pthread_cond_signal (&a->cond);
         /* A short answer is the end or an error: gzread () has nothing
          * more to give (a short read of a regular file is its end). */
-        if (n < CHUNK) {
-            a->last = 1;
+        if (n < CHUNK)
             break;
-        }
     }
     pthread_mutex_unlock (&a->lock);
     return NULL;

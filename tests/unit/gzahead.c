@@ -204,8 +204,7 @@ static void not_ahead (void)
     ok (!ns_gzahead_start (NULL, in_dir ("small.gz")), "no file: NULL");
     if (g)
         gzclose (g);
-    ns_gzahead_stop (NULL);
-    ok (1, "stop (NULL) does nothing");
+    ns_gzahead_stop (NULL);     /* does nothing: a crash would show */
 }
 
 static void early_stop (void)
