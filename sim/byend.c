@@ -6,16 +6,42 @@
 #include "byend.h"
 #include "nsutil.h"
 
-/* How far an insertion looks for an ended entry to take. */
-#define BYEND_NEAR 32
-
 void ns_byend_free (ns_byend_t *b)
 {
     free (b->job);
     free (b->end);
     free (b->nodes);
     free (b->cores);
+    free (b->dead);
     *b = (ns_byend_t){ 0 };
+}
+
+/* Room for need entries in every array, the new bits of dead[] clear.
+ * 0, or -1 out of memory (b unchanged but for larger arrays). */
+static int byend_grow (ns_byend_t *b, int need)
+{
+    if (need <= b->cap)
+        return 0;
+    int cap = b->cap, words = (cap + 63) / 64;
+    if (ns_grow (&b->end, &cap, need, sizeof (*b->end), 256) < 0)
+        return -1;
+    cap = b->cap;
+    if (ns_grow (&b->nodes, &cap, need, sizeof (*b->nodes), 256) < 0)
+        return -1;
+    cap = b->cap;
+    if (ns_grow (&b->cores, &cap, need, sizeof (*b->cores), 256) < 0)
+        return -1;
+    cap = b->cap;
+    if (ns_grow (&b->job, &cap, need, sizeof (*b->job), 256) < 0)
+        return -1;
+    int nwords = (cap + 63) / 64;
+    uint64_t *d = realloc (b->dead, sizeof (*d) * (size_t)nwords);
+    if (!d)
+        return -1;
+    memset (d + words, 0, sizeof (*d) * (size_t)(nwords - words));
+    b->dead = d;
+    b->cap = cap;
+    return 0;
 }
 
 /* Where (e, j) goes: the first entry not before it. */
@@ -41,6 +67,37 @@ static void byend_move (ns_byend_t *b, int to, int from, int n)
     memmove (&b->cores[to], &b->cores[from], sizeof (*b->cores) * n);
 }
 
+/* The first ended entry at k or after it, before b->n; -1 if none. */
+static int dead_from (const ns_byend_t *b, int k)
+{
+    if (k >= b->n)
+        return -1;
+    int w = k >> 6, last = (b->n - 1) >> 6;
+    uint64_t word = b->dead[w] & (~0ULL << (k & 63));
+    while (!word) {
+        if (++w > last)
+            return -1;
+        word = b->dead[w];
+    }
+    int d = (w << 6) + __builtin_ctzll (word);
+    return d < b->n ? d : -1;
+}
+
+/* The last ended entry at k or before it; -1 if none. */
+static int dead_upto (const ns_byend_t *b, int k)
+{
+    if (k < 0)
+        return -1;
+    int w = k >> 6;
+    uint64_t word = b->dead[w] & (~0ULL >> (63 - (k & 63)));
+    while (!word) {
+        if (--w < 0)
+            return -1;
+        word = b->dead[w];
+    }
+    return (w << 6) + 63 - __builtin_clzll (word);
+}
+
 void ns_byend_squeeze (ns_byend_t *b)
 {
     int n = 0;
@@ -53,49 +110,32 @@ void ns_byend_squeeze (ns_byend_t *b)
         b->cores[n] = b->cores[k];
         n++;
     }
+    if (b->dead)
+        memset (b->dead, 0, sizeof (*b->dead) * (size_t)((b->n + 63) / 64));
     b->n = n;
     b->ndead = 0;
 }
 
 int ns_byend_insert (ns_byend_t *b, int j, double e, int nodes, int cores)
 {
-    int cap = b->cap;
-    if (ns_grow (&b->end, &cap, b->n + 1, sizeof (*b->end), 256) < 0)
-        return -1;
-    cap = b->cap;
-    if (ns_grow (&b->nodes, &cap, b->n + 1, sizeof (*b->nodes), 256) < 0)
-        return -1;
-    cap = b->cap;
-    if (ns_grow (&b->cores, &cap, b->n + 1, sizeof (*b->cores), 256) < 0
-        || ns_grow (&b->job, &b->cap, b->n + 1, sizeof (*b->job), 256) < 0)
+    if (byend_grow (b, b->n + 1) < 0)
         return -1;
     int pos = byend_pos (b, e, j);
-    /* The nearest ended entry: after pos, the entries up to it move one
-     * place on; before pos, the ones after it move one place back. */
+    /* The ended entry that moves the fewest entries: the nearest after
+     * pos (the entries up to it move one place on) or before it (the
+     * ones after it move one place back), unless the tail is shorter.
+     * Entries between pos and the one taken are all running. */
     int d = -1;
     if (b->ndead > 0) {
-        /* the nearest: after pos at distance i (pos + i), else before
-         * it at a distance under i (pos - 1 - i) */
-        int i = 0, top = b->n - pos < BYEND_NEAR ? b->n - pos : BYEND_NEAR;
-        const int *bn = b->nodes;
-        while (i < top && bn[pos + i] != 0)
-            i++;
-        int lim = i < top ? i : BYEND_NEAR, k = 0;
-        if (lim > pos)
-            lim = pos;
-        while (k < lim && bn[pos - 1 - k] != 0)
-            k++;
-        d = k < lim ? pos - 1 - k : i < top ? pos + i : -1;
-        /* None that near: one before pos closer than the end of the
-         * order still moves fewer entries than the tail (a scan reads
-         * one array, a move writes four). */
-        if (d < 0 && pos > k) {
-            int far = b->n - pos < pos ? b->n - pos : pos;
-            while (k < far && bn[pos - 1 - k] != 0)
-                k++;
-            if (k < far)
-                d = pos - 1 - k;
+        int after = dead_from (b, pos);
+        int before = dead_upto (b, pos - 1);
+        int cost = b->n - pos;
+        if (after >= 0 && after - pos <= cost) {
+            d = after;
+            cost = after - pos;
         }
+        if (before >= 0 && pos - 1 - before < cost)
+            d = before;
     }
     if (d >= pos)
         byend_move (b, pos + 1, pos, d - pos);
@@ -104,11 +144,14 @@ int ns_byend_insert (ns_byend_t *b, int j, double e, int nodes, int cores)
         byend_move (b, d, d + 1, pos - d);
     }
     else {
+        /* no ended entry at pos or after it: the tail's bits are clear */
         byend_move (b, pos + 1, pos, b->n - pos);
         b->n++;
     }
-    if (d >= 0)
+    if (d >= 0) {
+        b->dead[d >> 6] &= ~(1ULL << (d & 63));
         b->ndead--;
+    }
     b->job[pos] = (uint64_t)j;
     b->end[pos] = e;
     b->nodes[pos] = nodes;
@@ -119,9 +162,10 @@ int ns_byend_insert (ns_byend_t *b, int j, double e, int nodes, int cores)
 void ns_byend_remove (ns_byend_t *b, int j, double e)
 {
     int pos = byend_pos (b, e, j);
-    if (pos < b->n && b->job[pos] == (uint64_t)j) {
+    if (pos < b->n && b->job[pos] == (uint64_t)j && b->nodes[pos] != 0) {
         b->nodes[pos] = 0;
         b->cores[pos] = 0;
+        b->dead[pos >> 6] |= 1ULL << (pos & 63);
         if (++b->ndead >= 64 && 2 * b->ndead >= b->n)
             ns_byend_squeeze (b);
     }

@@ -10,8 +10,10 @@
  * An ended job's entry stays where it was, holding no nodes and no cores
  * (every running job holds some): sums over the order, and the end times
  * it shows, are those without it.  An insertion takes the nearest such
- * entry instead of moving the whole tail; they are squeezed out when they
- * become as many as the running jobs, or on ns_byend_squeeze ().
+ * entry instead of moving the whole tail (a bitmap marks them, so the
+ * nearest on either side is found a word at a time); they are squeezed
+ * out when they become as many as the running jobs, or on
+ * ns_byend_squeeze ().
  *
  * The caller owns an ns_byend_t (zeroed is empty) and frees it with
  * ns_byend_free ().
@@ -26,6 +28,7 @@ typedef struct {
     double *end;        /* ... their estimated ends ... */
     int *nodes;         /* ... the nodes and cores each holds (0: ended) */
     int *cores;
+    uint64_t *dead;     /* bit k: entry k is of an ended job */
     int n, cap;         /* entries, ended ones included */
     int ndead;          /* entries of ended jobs among them */
 } ns_byend_t;
