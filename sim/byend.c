@@ -122,19 +122,18 @@ int ns_byend_insert (ns_byend_t *b, int j, double e, int nodes, int cores)
         return -1;
     int pos = byend_pos (b, e, j);
     /* The ended entry that moves the fewest entries: the nearest after
-     * pos (the entries up to it move one place on) or before it (the
-     * ones after it move one place back), unless the tail is shorter.
+     * pos (the entries up to it move one place on; the one after on a
+     * tie) or before it (the ones after it move one place back), or,
+     * when none is after pos, the one before unless the tail is shorter.
      * Entries between pos and the one taken are all running. */
     int d = -1;
     if (b->ndead > 0) {
         int after = dead_from (b, pos);
         int before = dead_upto (b, pos - 1);
-        int cost = b->n - pos;
-        if (after >= 0 && after - pos <= cost) {
-            d = after;
-            cost = after - pos;
-        }
-        if (before >= 0 && pos - 1 - before < cost)
+        if (after >= 0)
+            d = before >= 0 && pos - 1 - before < after - pos ? before
+                                                              : after;
+        else if (before >= 0 && pos - 1 - before <= b->n - pos)
             d = before;
     }
     if (d >= pos)

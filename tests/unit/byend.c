@@ -2,7 +2,8 @@
 /* byend.t - sim/byend.c: running jobs in order of (estimated end, job),
  * ties broken by job index; an ended job's entry holds nothing but keeps
  * its place; an insertion reuses a nearby ended entry without breaking the
- * order; squeezing keeps the running jobs in order; ns_byend_upto ()
+ * order, taking the nearest one in its bitmap; squeezing keeps the
+ * running jobs in order; ns_byend_upto ()
  * counts ends equal to the bound.  Then random starts and ends against a
  * plain sorted list.
  */
@@ -32,6 +33,20 @@ static int sorted (const ns_byend_t *b)
             || (b->end[k - 1] == b->end[k] && b->job[k - 1] >= b->job[k]))
             return 0;
     return 1;
+}
+
+/* The bitmap of ended entries marks exactly the entries holding nothing,
+ * and no bit past the last entry. */
+static int marks_ok (const ns_byend_t *b)
+{
+    int dead = 0;
+    for (int k = 0; k < b->cap; k++) {
+        int bit = (int)(b->dead[k >> 6] >> (k & 63) & 1);
+        if (bit != (k < b->n && b->nodes[k] == 0))
+            return 0;
+        dead += bit;
+    }
+    return dead == b->ndead;
 }
 
 static void basics (void)
@@ -90,7 +105,7 @@ static void random_order (void)
             running[j] = 1;
             nrun++;
         }
-        if (!sorted (&b) || ns_byend_running (&b) != nrun)
+        if (!sorted (&b) || ns_byend_running (&b) != nrun || !marks_ok (&b))
             bad++;
     }
     int live = 0;
@@ -103,8 +118,9 @@ static void random_order (void)
             live++;
         }
     ok (bad == 0 && live == nrun,
-        "20000 random starts and ends: in order, each running job once "
-        "with its nodes and cores (%d running, %d entries)", nrun, b.n);
+        "20000 random starts and ends: in order, the ended entries "
+        "marked, each running job once with its nodes and cores (%d "
+        "running, %d entries)", nrun, b.n);
     ns_byend_free (&b);
 }
 
