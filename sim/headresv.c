@@ -32,16 +32,24 @@ void ns_hresv_free (ns_hresv_t *r)
 
 /* The nodes ns_resv_pack () found stay while the job is one of those
  * estimated to end by then (fc_when), or while it leaves the choice among
- * the nodes free then as it was (ns_resv_pack_keep ()). */
+ * the nodes free then as it was (ns_resv_pack_keep ()).  Once they do not,
+ * the free cores then are still followed (ns_resv_pack_apply ()), so that
+ * the nodes for the same jobs ending are found from them alone. */
 static void fc_note (ns_hresv_t *r, int closes, double e,
                      const ns_share_t *sh, int n, int ends)
 {
-    if (!r->fc_ok)
+    if (!r->rx)
         return;
-    if (closes)
+    if (closes) {
         r->fc_ok = 0;
-    else if (!(e <= r->fc_when))
-        r->fc_ok = ns_resv_pack_keep (r->rx, sh, n, ends);
+        ns_resv_pack_forget (r->rx);
+    }
+    else if (!(e <= r->fc_when)) {
+        if (r->fc_ok)
+            r->fc_ok = ns_resv_pack_keep (r->rx, sh, n, ends);
+        else
+            ns_resv_pack_apply (r->rx, sh, n, ends);
+    }
 }
 
 void ns_hresv_job (ns_hresv_t *r, int closes, double e, int64_t cores,
@@ -171,7 +179,11 @@ int ns_hresv_nodes (ns_hresv_t *r, const ns_cluster_t *c,
         return 0;
     }
     int k = r->resv_k;
-    int cnt = ns_resv_pack_nodes (c, need, k, run, r->rx, r->rnodes);
+    /* the same jobs ending: from the free cores then, as followed */
+    int cnt = r->fc_need == need && r->fc_when == be->end[k - 1]
+                  ? ns_resv_pack_nodes_again (r->rx, need, r->rnodes) : -1;
+    if (cnt <= 0)
+        cnt = ns_resv_pack_nodes (c, need, k, run, r->rx, r->rnodes);
     if (cnt <= 0)
         return -1;      /* cannot happen: the same state found k */
     ns_hresv_new_marks (r);

@@ -70,6 +70,10 @@ struct ns_resv_scratch {
      * the nodes taken in order. */
     uint64_t *rbits;
     int anchor, fit, fit_free, rem;
+    /* vfree and bits follow the cluster (every start and end of a job
+     * estimated to end after the jobs of the last answer was applied):
+     * the answer for the same jobs ending can be found from them alone */
+    int synced;
 };
 
 ns_resv_scratch_t *ns_resv_scratch_create (int nnodes)
@@ -160,40 +164,11 @@ static int take_largest (int *cpus, int nr, int rem, int *need,
     return -1;
 }
 
-int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int kk,
-                        const ns_resv_running_t *run, ns_resv_scratch_t *x,
-                        int *nodes)
+/* The nodes a job of `need` tasks gets from the free cores then, x's vfree
+ * on the nodes of bits: into nodes[], their number returned. */
+static int choose (ns_resv_scratch_t *x, int need, int *nodes)
 {
-    int k = kk - 1;
-    /* Free cores once order[0..k] ended, kept for the nodes with free
-     * cores now (no node is held whole: those of the avail bitmap) and
-     * the released ones: the nodes that have free cores then. */
-    const int *fc = ns_cluster_free_cores_ref (c);
-    const uint64_t *avail = ns_cluster_avail_bits (c);
     int nw = x->nwords;
-    for (int i = 0; i <= k; i++) {
-        if (run->count && run->count[i] == 0)
-            continue;       /* holds nothing */
-        int ns;
-        const ns_share_t *sh = shares_of (c, run, i, &ns);
-        for (int s = 0; sh && s < ns; s++) {
-            int nd = sh[s].node;
-            uint64_t bit = 1ULL << (nd & 63);
-            if (!(x->rel[nd >> 6] & bit)) {
-                x->rel[nd >> 6] |= bit;
-                x->vfree[nd] = fc[nd];
-            }
-            x->vfree[nd] += sh[s].cores;
-        }
-    }
-    for (int w = 0; w < nw; w++) {
-        for (uint64_t word = avail[w] & ~x->rel[w]; word; word &= word - 1) {
-            int nd = (w << 6) + __builtin_ctzll (word);
-            x->vfree[nd] = fc[nd];
-        }
-        x->bits[w] = avail[w] | x->rel[w];
-        x->rel[w] = 0;
-    }
     /* runs of consecutive nodes with free cores */
     int nr = 0, prev = -2;
     for (int w = 0; w < nw; w++) {
@@ -263,8 +238,56 @@ int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int kk,
     return got;
 }
 
+int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int kk,
+                        const ns_resv_running_t *run, ns_resv_scratch_t *x,
+                        int *nodes)
+{
+    int k = kk - 1;
+    /* Free cores once order[0..k] ended, kept for the nodes with free
+     * cores now (no node is held whole: those of the avail bitmap) and
+     * the released ones: the nodes that have free cores then. */
+    const int *fc = ns_cluster_free_cores_ref (c);
+    const uint64_t *avail = ns_cluster_avail_bits (c);
+    int nw = x->nwords;
+    for (int i = 0; i <= k; i++) {
+        if (run->count && run->count[i] == 0)
+            continue;       /* holds nothing */
+        int ns;
+        const ns_share_t *sh = shares_of (c, run, i, &ns);
+        for (int s = 0; sh && s < ns; s++) {
+            int nd = sh[s].node;
+            uint64_t bit = 1ULL << (nd & 63);
+            if (!(x->rel[nd >> 6] & bit)) {
+                x->rel[nd >> 6] |= bit;
+                x->vfree[nd] = fc[nd];
+            }
+            x->vfree[nd] += sh[s].cores;
+        }
+    }
+    for (int w = 0; w < nw; w++) {
+        for (uint64_t word = avail[w] & ~x->rel[w]; word; word &= word - 1) {
+            int nd = (w << 6) + __builtin_ctzll (word);
+            x->vfree[nd] = fc[nd];
+        }
+        x->bits[w] = avail[w] | x->rel[w];
+        x->rel[w] = 0;
+    }
+    x->synced = 1;
+    return choose (x, need, nodes);
+}
+
+int ns_resv_pack_nodes_again (ns_resv_scratch_t *x, int need, int *nodes)
+{
+    return x->synced ? choose (x, need, nodes) : -1;
+}
+
+void ns_resv_pack_forget (ns_resv_scratch_t *x)
+{
+    x->synced = 0;
+}
+
 /* Is node i among those with free cores then? */
-static int has_free (const ns_resv_scratch_t *x, int i)
+static inline int has_free (const ns_resv_scratch_t *x, int i)
 {
     return i >= 0 && i < x->nnodes && (x->bits[i >> 6] >> (i & 63) & 1)
            && x->vfree[i] > 0;
@@ -291,14 +314,6 @@ static int run_around (const ns_resv_scratch_t *x, int i, int *first)
 static int keep_end (ns_resv_scratch_t *x, const ns_share_t *sh, int n)
 {
     for (int s = 0; s < n; s++) {
-        int i = sh[s].node;
-        if (!has_free (x, i)) {
-            x->vfree[i] = 0;
-            x->bits[i >> 6] |= 1ULL << (i & 63);
-        }
-        x->vfree[i] += sh[s].cores;
-    }
-    for (int s = 0; s < n; s++) {
         int first, cpus = run_around (x, sh[s].node, &first);
         if (cpus >= x->rem)
             return 0;
@@ -309,25 +324,68 @@ static int keep_end (ns_resv_scratch_t *x, const ns_share_t *sh, int n)
     return 1;
 }
 
+/* Do the shares fit what x holds (a start takes no more than the free
+ * cores then)? */
+static int shares_fit (const ns_resv_scratch_t *x, const ns_share_t *sh,
+                       int n, int ends)
+{
+    for (int s = 0; s < n; s++) {
+        int i = sh[s].node;
+        if (i < 0 || i >= x->nnodes || sh[s].cores < 0
+            || (!ends && (!has_free (x, i) || x->vfree[i] < sh[s].cores)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The free cores then drop (a start) or rise (an end) on the shares'
+ * nodes. */
+static void shares_apply (ns_resv_scratch_t *x, const ns_share_t *sh, int n,
+                          int ends)
+{
+    for (int s = 0; s < n; s++) {
+        int i = sh[s].node;
+        if (ends) {
+            if (!has_free (x, i)) {
+                x->vfree[i] = 0;
+                x->bits[i >> 6] |= 1ULL << (i & 63);
+            }
+            x->vfree[i] += sh[s].cores;
+        }
+        else {
+            x->vfree[i] -= sh[s].cores;
+            if (x->vfree[i] == 0)
+                x->bits[i >> 6] &= ~(1ULL << (i & 63));
+        }
+    }
+}
+
+int ns_resv_pack_apply (ns_resv_scratch_t *x, const ns_share_t *sh, int n,
+                        int ends)
+{
+    if (!x->synced)
+        return 0;
+    if (!shares_fit (x, sh, n, ends)) {
+        x->synced = 0;
+        return 0;
+    }
+    shares_apply (x, sh, n, ends);
+    return 1;
+}
+
 int ns_resv_pack_keep (ns_resv_scratch_t *x, const ns_share_t *sh, int n,
                        int ends)
 {
-    /* a node given, or a share that does not fit what x holds */
+    if (!ns_resv_pack_apply (x, sh, n, ends))
+        return 0;
+    /* a node given */
     for (int s = 0; s < n; s++) {
         int i = sh[s].node;
-        if (i < 0 || i >= x->nnodes || (x->rbits[i >> 6] >> (i & 63) & 1)
-            || sh[s].cores < 0
-            || (!ends && (!has_free (x, i) || x->vfree[i] < sh[s].cores)))
+        if (x->rbits[i >> 6] >> (i & 63) & 1)
             return 0;
     }
     if (ends)
         return keep_end (x, sh, n);
-    for (int s = 0; s < n; s++) {
-        int i = sh[s].node;
-        x->vfree[i] -= sh[s].cores;
-        if (x->vfree[i] == 0)
-            x->bits[i >> 6] &= ~(1ULL << (i & 63));
-    }
     /* The run the reservation ends in, as it is now: still the tightest
      * that holds what is left (it lost cores, and no other run gained). */
     int bfirst, bcpus = run_around (x, x->anchor, &bfirst);

@@ -68,17 +68,33 @@ int ns_resv_pack_nodes (const ns_cluster_t *c, int need, int k,
                         const ns_resv_running_t *run, ns_resv_scratch_t *x,
                         int *nodes);
 
+/* The same answer found again from x alone, for the same task count and
+ * the same jobs ending, after starts and ends given to
+ * ns_resv_pack_keep () or ns_resv_pack_apply (): into nodes[], their
+ * number returned, or -1 when x does not follow the cluster (found by
+ * ns_resv_pack_nodes () then). */
+int ns_resv_pack_nodes_again (ns_resv_scratch_t *x, int need, int *nodes);
+
 /* A job holding sh[0..n-1] starts (ends 0) or ends (ends 1), estimated
  * to end after the jobs of the last ns_resv_pack_nodes () answer of x:
- * the free cores then drop (rise) on its nodes.  1 when that answer stays
- * the answer for the same task count and the same jobs ending (x then
- * holds the new free cores), 0 when it must be found again.  A start
- * keeps it unless the job takes a node of it, or a run it shrinks or
- * splits now holds what the last run taken held more tightly (the
- * tightest run is chosen, earliest on ties), or a node of that run now
- * fits better; an end keeps it if the runs it grows or joins hold none
- * of its nodes and less than that run held. */
+ * the free cores then drop (rise) on its nodes, and x follows them.  1
+ * when that answer stays the answer for the same task count and the same
+ * jobs ending, 0 when it must be found again.  A start keeps it unless
+ * the job takes a node of it, or a run it shrinks or splits now holds
+ * what the last run taken held more tightly (the tightest run is chosen,
+ * earliest on ties), or a node of that run now fits better; an end keeps
+ * it if the runs it grows or joins hold none of its nodes and less than
+ * that run held.  A share that does not fit what x holds (a start of
+ * more cores than are free then) leaves x no longer following the
+ * cluster. */
 int ns_resv_pack_keep (ns_resv_scratch_t *x, const ns_share_t *sh, int n,
                        int ends);
 
+/* The same change followed without asking whether the answer stays
+ * (once it does not): 1, or 0 when x does not follow the cluster. */
+int ns_resv_pack_apply (ns_resv_scratch_t *x, const ns_share_t *sh, int n,
+                        int ends);
+
+/* x no longer follows the cluster (a change it was not given). */
+void ns_resv_pack_forget (ns_resv_scratch_t *x);
 #endif /* !NODESHARE_RESV_H */

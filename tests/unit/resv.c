@@ -5,7 +5,9 @@
  * the nodes) equals the one found by taking jobs out and placing; and
  * after starts and ends of jobs estimated to end later, whenever
  * ns_resv_pack_keep () keeps an answer, finding it again gives the same
- * nodes.
+ * nodes; when it does not, ns_resv_pack_nodes_again () finds from the
+ * free cores followed (by ns_resv_pack_keep () and ns_resv_pack_apply ())
+ * the nodes found anew from the cluster.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -112,12 +114,26 @@ static int reference (struct state *st, int need, int *k, int *want)
     return got;
 }
 
+/* A start or an end given to x: asked whether x's answer stays while it
+ * is the answer (valid), else only followed; *lost counts the changes x
+ * could not follow. */
+static int follow (ns_resv_scratch_t *x, int valid, const ns_share_t *sh,
+                   int n, int ends, int *lost)
+{
+    if (valid)
+        return ns_resv_pack_keep (x, sh, n, ends);
+    if (!ns_resv_pack_apply (x, sh, n, ends))
+        ++*lost;
+    return 0;
+}
+
 int main (void)
 {
     plan_no_plan ();
     unsigned seed = 20261125;
     int cases = 0, counted_same = 0, nodes_same = 0;
     int kept = 0, kept_same = 0, events = 0;
+    int again_cases = 0, again_same = 0, unfollowed = 0;
     for (int round = 0; round < 600; round++) {
         struct state st = { 0 };
         int nn = 4 + (int)rnd (&seed, 120), cores = 1 + (int)rnd (&seed, 8);
@@ -169,6 +185,7 @@ int main (void)
          * jobs end by the shadow time, it is the answer found again; when
          * not, the answer is found again for the next events. */
         double shadow = st.when[k - 1];
+        int valid = 1;      /* x holds the answer for the state now */
         for (int ev = 0; ev < 40; ev++) {
             int ends = rnd (&seed, 2) && st.n > k;
             int keep;
@@ -184,7 +201,7 @@ int main (void)
                     break;
                 memcpy (copy, sh, sizeof (*sh) * (size_t)ns);
                 end_job (&st, i);
-                keep = ns_resv_pack_keep (x, copy, ns, 1);
+                keep = follow (x, valid, copy, ns, 1, &unfollowed);
             }
             else {
                 idle = total - ns_cluster_used_cores (st.c);
@@ -194,7 +211,8 @@ int main (void)
                 if (!start (&st, 1 + (int)rnd (&seed, (unsigned)most),
                             shadow + 10.0 * (1 + rnd (&seed, 5))))
                     continue;
-                keep = ns_resv_pack_keep (x, st.pl->shares, st.pl->n, 0);
+                keep = follow (x, valid, st.pl->shares, st.pl->n, 0,
+                               &unfollowed);
             }
             events++;
             run = running (&st);
@@ -215,7 +233,30 @@ int main (void)
                 if (same2)
                     continue;   /* go on from the kept answer */
             }
+            else if (st.when[k - 1] == shadow) {
+                /* The same jobs end: x followed every start and end, and
+                 * finds the answer again from them alone, now or after
+                 * more events (followed by ns_resv_pack_apply ()). */
+                if (rnd (&seed, 2)) {
+                    valid = 0;
+                    continue;
+                }
+                got = ns_resv_pack_nodes_again (x, need, nodes);
+                qsort (nodes, (size_t)(got > 0 ? got : 0), sizeof (int),
+                       cmp_int);
+                again_cases++;
+                if (got == got2
+                    && memcmp (again, nodes, sizeof (int) * (size_t)got) == 0)
+                    again_same++;
+                else
+                    diag ("round %d event %d (%s): found again %d nodes, "
+                          "anew %d", round, ev, ends ? "end" : "start", got,
+                          got2);
+                valid = 1;
+                continue;
+            }
             /* the answer anew, in x */
+            valid = 1;
             got = ns_resv_pack_nodes (st.c, need, k, &run, x, nodes);
             qsort (nodes, (size_t)got, sizeof (int), cmp_int);
             shadow = st.when[k - 1];
@@ -236,5 +277,9 @@ int main (void)
     ok (kept >= 1000, "%d answers kept across %d starts and ends", kept,
         events);
     is_int (kept_same, kept, "every kept answer is found again");
+    ok (again_cases >= 500, "%d answers found again from the free cores "
+        "followed", again_cases);
+    is_int (again_same, again_cases, "each is the answer found anew");
+    is_int (unfollowed, 0, "x follows every start and end given");
     return done_testing ();
 }
