@@ -57,7 +57,7 @@ static int levels_for (int cores)
     return k < NS_OPEN_LEVELS ? k : NS_OPEN_LEVELS;
 }
 
-static void update_open (ns_cluster_t *c, int n)
+static inline void update_open (ns_cluster_t *c, int n)
 {
     uint64_t bit = 1ULL << (n & 63);
     if (node_avail (&c->nodes[n]))
