@@ -3,9 +3,9 @@
  * ties broken by job index; an ended job's entry holds nothing but keeps
  * its place; an insertion reuses a nearby ended entry without breaking the
  * order, taking the nearest one in its bitmap; squeezing keeps the
- * running jobs in order; ns_byend_upto ()
- * counts ends equal to the bound.  Then random starts and ends against a
- * plain sorted list.
+ * running jobs in order; ns_byend_upto () counts ends equal to the bound.
+ * Then random starts and ends against a plain sorted list, the bitmap
+ * checked after each.
  */
 #include <stdio.h>
 #include <stdlib.h>
