@@ -23,6 +23,8 @@
 
 static char tmpdir[256];
 
+#define SWF_WANT 18
+
 static const char *srcdir (void)
 {
     const char *s = getenv ("top_srcdir");
@@ -635,6 +637,152 @@ static void test_odd_lines (void)
     free (buf);
 }
 
+/* A small generator of its own, so the records are the same everywhere */
+static uint64_t rnd_state = 88172645463325252ULL;
+static uint64_t rnd (uint64_t n)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return rnd_state % n;
+}
+
+/* A number as a trace may write it: leading zeros now and then, so that
+ * its digits end at every place of a word; a number of any length */
+static int put_num (char *p, int64_t v)
+{
+    char digits[32];
+    snprintf (digits, sizeof (digits), "%llu",
+                      (unsigned long long)(v < 0 ? -(uint64_t)v
+                                                 : (uint64_t)v));
+    int zeros = rnd (4) == 0 ? (int)rnd (12) : 0;
+    return sprintf (p, "%s%.*s%s", v < 0 ? "-" : "", zeros,
+                    "000000000000", digits);
+}
+
+static int64_t rnd_value (int digits)
+{
+    int64_t v = 0;
+    for (int i = 0; i < digits; i++)
+        v = v * 10 + (int64_t)rnd (10);
+    return v;
+}
+
+/* Records of plain numbers with every spacing and length (the reader
+ * converts plain integers as it splits the record, and then checks only
+ * the counts' range): the fields read are those written, and a record
+ * with a token that is not a number, or a count beyond an int, is
+ * skipped. */
+static void test_swf_numbers (void)
+{
+    enum { RECORDS = 4000 };
+    static const char *const blanks[] = { " ", "  ", "\t", " \t ", "\v",
+                                          "\f", "         ", "\t\t",
+                                          "                 " };
+    static const char *const bad[] = { "12a", "a", "1x2", "5\xfb", "\xfa",
+                                       "--3", "3-", "7\xff" "8",
+                                       "123456789012345678901234" };
+    int64_t (*want)[SWF_WANT] = calloc (RECORDS, sizeof (*want));
+    int *good = calloc (RECORDS, sizeof (int));
+    char *buf = malloc ((size_t)RECORDS * 700);
+    size_t n = 0;
+    int ngood = 0;
+
+    for (int r = 0; r < RECORDS; r++) {
+        int64_t *v = want[r];
+        int broken = rnd (8) == 0 ? (int)rnd (18) : -1;
+        v[0] = rnd_value ((int)rnd (19));                  /* job */
+        v[1] = rnd_value ((int)rnd (10));                  /* submit */
+        v[2] = rnd_value ((int)rnd (8)) - 1;               /* wait */
+        v[3] = rnd_value ((int)rnd (8));                   /* run */
+        v[4] = 1 + rnd_value ((int)rnd (7));               /* procs */
+        v[5] = rnd_value ((int)rnd (19)) - 1;              /* cpu */
+        v[6] = rnd_value ((int)rnd (19)) - 1;              /* memory */
+        v[7] = rnd_value ((int)rnd (7)) - 1;               /* req procs */
+        v[8] = rnd_value ((int)rnd (8)) - 1;               /* req time */
+        v[9] = rnd_value ((int)rnd (12)) - 1;              /* req memory */
+        v[10] = 1;                                         /* status */
+        v[11] = rnd_value ((int)rnd (10)) % 1000000000
+                - (int64_t)rnd (2) * 2000000000;           /* uid */
+        v[12] = rnd_value ((int)rnd (9)) - 1;              /* gid */
+        v[13] = rnd_value ((int)rnd (9)) - 1;              /* exe */
+        v[14] = rnd_value ((int)rnd (19)) - 1;             /* queue */
+        v[15] = rnd_value ((int)rnd (19)) - (int64_t)rnd (2) * 7; /* part */
+        v[16] = rnd_value ((int)rnd (19)) - 1;             /* preceding */
+        v[17] = rnd_value ((int)rnd (19)) - 1;             /* think */
+        if (rnd (3) == 0)
+            n += (size_t)sprintf (buf + n, "%s",
+                                  blanks[rnd (sizeof (blanks)
+                                              / sizeof (blanks[0]))]);
+        for (int f = 0; f < 18; f++) {
+            if (f > 0)
+                n += (size_t)sprintf (buf + n, "%s",
+                                      blanks[rnd (sizeof (blanks)
+                                                  / sizeof (blanks[0]))]);
+            /* a count (processors to executable) beyond an int */
+            int count = f == 4 || f == 7 || (f >= 10 && f <= 13);
+            if (f == broken && count && rnd (2))
+                n += (size_t)sprintf (buf + n, "%s",
+                                      rnd (2) ? "2147483648"
+                                              : "-2147483649");
+            else if (f == broken)
+                n += (size_t)sprintf (buf + n, "%s",
+                                      bad[rnd (sizeof (bad)
+                                               / sizeof (bad[0]))]);
+            else
+                n += (size_t)put_num (buf + n, v[f]);
+        }
+        if (rnd (4) == 0)
+            n += (size_t)sprintf (buf + n, "%s", rnd (2) ? "   " : "\r");
+        buf[n++] = '\n';
+        good[r] = broken < 0;
+        ngood += good[r];
+    }
+    const char *path = write_file ("numbers.swf", buf, n);
+    ns_error_t err = { "" };
+    ns_trace_t *t = ns_trace_open (path, NS_TRACE_SWF, 0, &err);
+    ns_tjob_t job;
+    int r = 0, got = 0, wrong = 0, rc;
+    while (t && (rc = ns_trace_next (t, &job, &err)) == 1) {
+        while (r < RECORDS && !good[r])
+            r++;
+        if (r >= RECORDS || job.line != r + 1) {
+            wrong++;
+            diag ("job from line %lld, record %d expected",
+                  (long long)job.line, r + 1);
+            break;
+        }
+        const int64_t *v = want[r];
+        int64_t mem = v[9] > 0 ? v[9] / 1024 + (v[9] % 1024 != 0) : 0;
+        int part = v[15] >= 0 && v[15] <= INT32_MAX ? (int)v[15] : -1;
+        if (job.id != v[0] || job.submit != v[1] || job.wait != v[2]
+            || job.run != v[3] || job.procs != v[4]
+            || job.req_procs != (v[7] > 0 ? v[7] : -1)
+            || job.req_time != v[8] || job.mem_per_cpu != mem
+            || job.status != v[10] || job.uid != v[11] || job.gid != v[12]
+            || job.exe != v[13] || job.partition != part) {
+            if (wrong++ < 3)
+                diag ("line %d: job %lld submit %lld run %lld procs %d "
+                      "uid %d part %d", r + 1, (long long)job.id,
+                      (long long)job.submit, (long long)job.run,
+                      job.procs, job.uid, job.partition);
+        }
+        got++;
+        r++;
+    }
+    ok (t != NULL, "numbers: opens");
+    is_int (got, ngood, "numbers: every record of numbers is a job");
+    is_int (wrong, 0, "numbers: each job's fields are the numbers written");
+    is_int (t ? (long long)ns_trace_skips (t)
+                    ->skip[NS_SKIP_NOT_A_NUMBER].count : -1,
+            RECORDS - ngood, "numbers: a record with a token that is not "
+            "a number or a count beyond an int is skipped as not-a-number");
+    ns_trace_close (t);
+    free (buf);
+    free (good);
+    free (want);
+}
+
 /*
  * sacct
  */
@@ -1030,7 +1178,7 @@ static void remove_tmpdir (void)
         "elf.swf.gz", "noise.bin", "text.txt", "many.swf.gz", "cut.swf.gz",
         "cut20.swf.gz", "bad.swf.gz", "long.swf", "nul.swf", "nonl.swf",
         "raw.txt", "hdr.txt", "extreme.txt", "elapsed.txt",
-        "endless.swf.gz",
+        "endless.swf.gz", "numbers.swf", "cancelled.txt",
     };
     for (size_t i = 0; i < sizeof (files) / sizeof (files[0]); i++)
         unlink (tmpfile_path (files[i]));
@@ -1072,6 +1220,7 @@ int main (void)
     test_swf_bad ();
     test_swf_messages ();
     test_odd_lines ();
+    test_swf_numbers ();
     test_open_errors ();
     test_sacct_small ();
     test_sacct_cluster ();
