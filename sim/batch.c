@@ -2,7 +2,9 @@
 /* batch.c - replays of several policies (at several loads) in threads
  *
  * The tasks are taken in slot order by up to b->threads threads (the
- * calling thread is one of them).  A task keeps its error, its CSV rows
+ * calling thread is one of them), exclusive's last: of the study's
+ * policies its replay costs least on the real traces (doc/performance.md),
+ * so the costlier ones run side by side.  A task keeps its error, its CSV rows
  * (buffered, so that they are written in slot order) and, under the
  * pool's lock, its progress.
  */
@@ -41,7 +43,8 @@ struct pool {
     const ns_batch_t *b;
     struct task *tasks;
     int ntasks;
-    int next;               /* next task to start */
+    int *order;             /* the slots in the order they start */
+    int next;               /* next of order to start */
     int written;            /* tasks whose CSV rows are out */
     int failed;
     double last_draw;
@@ -312,14 +315,14 @@ out:
 
 /* ---- the pool ---- */
 
-/* Each thread takes the next task in slot order until none is left or
- * one has failed. */
+/* Each thread takes the next task in p->order until none is left or one
+ * has failed. */
 static void *worker (void *arg)
 {
     struct pool *p = arg;
     pthread_mutex_lock (&p->lock);
     while (!p->failed && p->next < p->ntasks) {
-        struct task *t = &p->tasks[p->next++];
+        struct task *t = &p->tasks[p->order[p->next++]];
         if (t->twin_of >= 0)
             continue;   /* the task it is the twin of writes it */
         t->state = TASK_RUNNING;
@@ -382,15 +385,24 @@ int ns_batch_run (const ns_batch_t *b, ns_metrics_t *metrics,
     int np = b->npolicies, n = b->nloads ? b->nloads * np : np;
     struct pool p = { .b = b, .ntasks = n };
     p.tasks = calloc (n, sizeof (*p.tasks));
+    p.order = calloc (n, sizeof (*p.order));
     int nthreads = b->threads < n ? b->threads : n;
     if (nthreads < 1)
         nthreads = 1;
     pthread_t *tid = calloc (nthreads, sizeof (*tid));
-    if (!p.tasks || !tid) {
+    if (!p.tasks || !p.order || !tid) {
         free (p.tasks);
+        free (p.order);
         free (tid);
         return ns_error_set (err, ENOMEM, "out of memory");
     }
+    /* slot order, exclusive's replays last (see the file comment) */
+    int no = 0;
+    for (int last = 0; last < 2; last++)
+        for (int i = 0; i < n; i++)
+            if ((b->confs[i % np].policy.kind == NS_POLICY_EXCLUSIVE)
+                == last)
+                p.order[no++] = i;
     for (int i = 0; i < n; i++) {
         struct task *t = &p.tasks[i];
         *t = (struct task){
@@ -429,6 +441,7 @@ int ns_batch_run (const ns_batch_t *b, ns_metrics_t *metrics,
         free (p.tasks[i].csv);
     }
     free (p.tasks);
+    free (p.order);
     free (tid);
     return rc;
 }

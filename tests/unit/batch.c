@@ -151,6 +151,38 @@ int main (void)
         (long long)mc[0].jobs, (long long)mc[2].jobs);
     free (c1);
 
+    /* exclusive's replay starts after the others (the cheapest of the
+     * study's policies), its outputs still in its slot */
+    static const char *xnames[NP] = { "pack", "exclusive", "spread" };
+    for (int i = 0; i < NP; i++) {
+        ns_error_t perr;
+        confs[i].policy = *ns_config_policy (cfg);
+        if (ns_policy_parse (&confs[i].policy, xnames[i],
+                             ns_config_progtab (cfg), &perr) < 0)
+            diag ("%s: %s", xnames[i], perr.text);
+    }
+    b = batch (1, NULL);
+    b.names = xnames;
+    char *prog = NULL;
+    size_t plen = 0;
+    b.progress = open_memstream (&prog, &plen);
+    c1 = NULL;
+    is_int (run (&b, m1, &c1, &l1, &err), 0, "pack, exclusive, spread: runs");
+    fclose (b.progress);
+    const char *dp = prog ? strstr (prog, "pack: done") : NULL;
+    const char *ds = prog ? strstr (prog, "spread: done") : NULL;
+    const char *dx = prog ? strstr (prog, "exclusive: done") : NULL;
+    ok (dp && ds && dx && dp < ds && ds < dx,
+        "  one thread: pack, spread, then exclusive");
+    ok (strcmp (m1[1].policy, "exclusive") == 0
+        && strcmp (m1[2].policy, "spread") == 0, "  exclusive in slot 1");
+    const char *cx = strstr (c1, "\nexclusive,");
+    const char *cs = strstr (c1, "\nspread,");
+    ok (strncmp (c1, "pack,", 5) == 0 && cx && cs && cx < cs,
+        "  its CSV rows in slot order");
+    free (prog);
+    free (c1);
+
     /* A failure: the file of --sacct cannot be written. */
     setup (0);
     b = batch (2, NULL);
