@@ -159,6 +159,15 @@ static inline void runs_was (const ns_cluster_t *c, int n, int *was)
 
 /* Node n changed (it was in runs[b] as was[b], with oldfree free cores):
  * patch the kept runs (model/cluster_runs.c). */
-void ns_cl_runs_note (ns_cluster_t *c, int n, const int *was, int oldfree);
+void ns_cl_runs_patch (ns_cluster_t *c, int n, const int *was, int oldfree);
+
+/* ns_cl_runs_patch () where runs are kept: exclusive and spread keep none,
+ * and every start and end calls this for each of its nodes. */
+static inline void ns_cl_runs_note (ns_cluster_t *c, int n, const int *was,
+                                    int oldfree)
+{
+    if (c->kept[0] || c->kept[1])
+        ns_cl_runs_patch (c, n, was, oldfree);
+}
 
 #endif /* !NODESHARE_CLUSTER_INT_H */

@@ -56,7 +56,7 @@ static void run_delete (struct runset *r, int i)
 
 /* Node n changed (it was in runs[b] as was[b], with oldfree free cores);
  * the other nodes' free cores are those their runs count. */
-void ns_cl_runs_note (ns_cluster_t *c, int n, const int *was, int oldfree)
+void ns_cl_runs_patch (ns_cluster_t *c, int n, const int *was, int oldfree)
 {
     int nowfree = c->freec[n];
     for (int b = 0; b < 2; b++) {
