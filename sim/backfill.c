@@ -144,7 +144,7 @@ static int ensure_reserved (ns_sim_t *s, int head, ns_error_t *err)
  * after backfill starts: a job ending by it gives its cores back by then,
  * and a later one keeps off the reserved nodes, so the shadow time does
  * not move. */
-static double shadow_bound (const ns_sim_t *s, int head)
+static double shadow_bound (ns_sim_t *s, int head)
 {
     return ns_hresv_shadow_bound (&s->hr, &s->be, free_cores (s),
                                   s->jobs[head].in->ntasks, s->now);

@@ -57,9 +57,9 @@ void ns_hresv_job (ns_hresv_t *r, int closes, double e, int64_t cores,
 {
     fc_note (r, closes, e, sh, n, ends);
     int sign = ends ? -1 : 1;
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < 3; b++) {
         struct ns_hresv_count *ec = &r->ec[b];
-        int64_t c = sign * (b ? n : cores);
+        int64_t c = sign * (b == 1 ? n : cores);
         if (e < ec->when)
             ec->below += c;
         if (e <= ec->when)
@@ -93,7 +93,7 @@ void ns_hresv_keep (ns_hresv_t *r, int b, int64_t need, int k,
                     const ns_byend_t *be)
 {
     struct ns_hresv_count *ec = &r->ec[b];
-    const int *cnt = b ? be->nodes : be->cores;
+    const int *cnt = b == 1 ? be->nodes : be->cores;
     ec->ok = k > 0;
     if (!ec->ok)
         return;
@@ -227,21 +227,28 @@ void ns_hresv_beside (ns_hresv_t *r, uint64_t before, uint64_t v,
     }
 }
 
-double ns_hresv_shadow_bound (const ns_hresv_t *r, const ns_byend_t *be,
+double ns_hresv_shadow_bound (ns_hresv_t *r, const ns_byend_t *be,
                               int64_t have, int64_t need, double now)
 {
     if (have >= need)
         return now;
-    /* The last count of ns_hresv_pack () for as many cores still holds
-     * (ns_hresv_again ()): the cores suffice at its time, not before. */
-    const struct ns_hresv_count *ec = &r->ec[0];
-    if (ec->ok && ec->need == need && have + ec->below < need
-        && have + ec->upto >= need)
-        return ec->when > now ? ec->when : now;
-    for (int k = 0; k < be->n; k++) {
-        have += be->cores[k];
-        if (have >= need)
-            return be->end[k] > now ? be->end[k] : now;
+    /* The last count of ns_hresv_pack (), or of this bound, for as many
+     * cores still holds (ns_hresv_again ()): the cores suffice at its
+     * time, not before. */
+    for (int b = 0; b < 3; b += 2) {
+        const struct ns_hresv_count *ec = &r->ec[b];
+        if (ec->ok && ec->need == need && have + ec->below < need
+            && have + ec->upto >= need)
+            return ec->when > now ? ec->when : now;
     }
+    int64_t free = have;
+    for (int k = 0; k < be->n; k++) {
+        free += be->cores[k];
+        if (free >= need) {
+            ns_hresv_keep (r, 2, need, k + 1, be);
+            return be->end[k] > now ? be->end[k] : now;
+        }
+    }
+    r->ec[2].ok = 0;
     return INFINITY;
 }

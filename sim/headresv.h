@@ -49,16 +49,17 @@ typedef struct {
     int resv_k;         /* ns_hresv_pack (): the running jobs to end */
     int *rnodes;        /* the nodes ns_resv_pack reserves */
     ns_resv_scratch_t *rx;  /* scratch of ns_resv_pack */
-    /* Where the last count of a reservation ended ([1] nodes, [0] cores):
-     * jobs estimated to end by `when` release enough for `need`, and
-     * those before it not; below and upto are what the running jobs
-     * estimated to end before `when` and by `when` hold. */
+    /* Where the last count of a reservation ended ([1] nodes, [0] cores,
+     * [2] cores for ns_hresv_shadow_bound ()): jobs estimated to end by
+     * `when` release enough for `need`, and those before it not; below
+     * and upto are what the running jobs estimated to end before `when`
+     * and by `when` hold. */
     struct ns_hresv_count {
         int ok;
         int64_t need;
         double when;
         int64_t below, upto;
-    } ec[2];
+    } ec[3];
     /* The nodes of the last reservation ns_resv_pack () found, in rnodes:
      * those of fc_need tasks once the running jobs estimated to end by
      * fc_when have ended.  They depend on the jobs estimated to end later
@@ -155,8 +156,10 @@ static inline int ns_hresv_touches (const ns_hresv_t *r,
 
 /* A cheap lower bound of the shadow time of `need` tasks with `have`
  * cores free now: the estimated end at which enough cores in total are
- * free (INFINITY: never). */
-double ns_hresv_shadow_bound (const ns_hresv_t *r, const ns_byend_t *be,
+ * free (INFINITY: never).  Where it was counted is kept (ec[2]): for the
+ * same need it holds while the cores free before it stay too few and
+ * those by it enough. */
+double ns_hresv_shadow_bound (ns_hresv_t *r, const ns_byend_t *be,
                               int64_t have, int64_t need, double now);
 
 #endif
