@@ -52,19 +52,25 @@ static void fc_note (ns_hresv_t *r, int closes, double e,
     }
 }
 
+/* A job estimated to end at e holds c more (or, negative, fewer) */
+static inline void count_job (struct ns_hresv_count *ec, double e,
+                              int64_t c)
+{
+    if (e <= ec->when) {
+        ec->upto += c;
+        if (e < ec->when)
+            ec->below += c;
+    }
+}
+
 void ns_hresv_job (ns_hresv_t *r, int closes, double e, int64_t cores,
                    const ns_share_t *sh, int n, int ends)
 {
     fc_note (r, closes, e, sh, n, ends);
-    int sign = ends ? -1 : 1;
-    for (int b = 0; b < 3; b++) {
-        struct ns_hresv_count *ec = &r->ec[b];
-        int64_t c = sign * (b == 1 ? n : cores);
-        if (e < ec->when)
-            ec->below += c;
-        if (e <= ec->when)
-            ec->upto += c;
-    }
+    int64_t c = ends ? -cores : cores;
+    count_job (&r->ec[0], e, c);
+    count_job (&r->ec[1], e, ends ? -n : n);
+    count_job (&r->ec[2], e, c);
 }
 
 int ns_hresv_begin (ns_hresv_t *r, int head, uint64_t v)
