@@ -3,8 +3,9 @@
  * version stay; marks and the placements that touch them; the count of
  * released cores and nodes kept up to date as jobs start and end, and
  * found again only while it still holds; the cheap lower bound of the
- * shadow time, and where it was counted kept; the free cores outside the marks, cached per version and
- * lowered by a start beside the reservation.
+ * shadow time, and where it was counted kept; the free cores outside the
+ * marks, cached per version and lowered by a start beside the
+ * reservation.
  */
 #include <math.h>
 #include <stdio.h>
