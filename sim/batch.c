@@ -3,7 +3,7 @@
  *
  * The tasks are taken in slot order by up to b->threads threads (the
  * calling thread is one of them), exclusive's last: of the study's
- * policies its replay costs least on the real traces
+ * policies its replay costs least on RICC, the largest real trace
  * (doc/performance.md), so the costlier ones run side by side.  A task
  * keeps its error, its CSV rows (buffered, so that they are written in
  * slot order) and, under the pool's lock, its progress.

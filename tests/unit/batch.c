@@ -151,8 +151,8 @@ int main (void)
         (long long)mc[0].jobs, (long long)mc[2].jobs);
     free (c1);
 
-    /* exclusive's replay starts after the others (the cheapest of the
-     * study's policies), its outputs still in its slot */
+    /* exclusive's replay starts after the others (on RICC the cheapest of
+     * the study's policies), its outputs still in its slot */
     static const char *xnames[NP] = { "pack", "exclusive", "spread" };
     for (int i = 0; i < NP; i++) {
         ns_error_t perr;
