@@ -6,8 +6,7 @@
 # One cluster of 4 nodes x 4 cores with select/cons_tres_nodeshare and
 # accounting (lib.sh's private MariaDB and slurmdbd), partitions debug
 # (default) and other over all nodes, and three programs whose run time
-# follows their placement (the figures of tests/slurm/calibrate.sh, at
-# twice its times):
+# follows their placement (as in tests/slurm/calibrate.sh):
 #
 #   program  packed  striped  beside B   spread_speedup  slowdown B
 #   A        6.0 s   4.0 s    5.0 s      1.5             1.25
