@@ -9,7 +9,9 @@
 # sharing policies take pack's replay) and with --replay-all.  Each figure is the median of
 # NS_BENCH_SIM_ROUNDS runs (default 3; peak memory: the largest).  Also the KTH fidelity figure: simulated exclusive
 # + EASY mean wait next to the mean of the waits the trace recorded (KTH
-# ran EASY in production).
+# ran EASY in production).  With NS_BENCH_TRACE (bench/bench_trace, as
+# `make bench` sets it), first the reading of RICC alone: its elapsed
+# time and the CPU time of its two threads (parsing, inflating).
 # The traces are not shipped; they are looked for in $NS_TRACES, else
 # ../shared/traces next to the source tree.
 sim=${1:-./nodeshare-sim}
@@ -25,6 +27,9 @@ field () {  # FILE KEY [NTH]: the NTH value of "KEY": in the JSON
 if [ ! -f "$ricc" ]; then
     echo "bench_sim: $ricc not found: set NS_TRACES (skipping)" >&2
     exit 0
+fi
+if [ -n "${NS_BENCH_TRACE:-}" ]; then
+    "$NS_BENCH_TRACE" ricc "$ricc" || exit 1
 fi
 out=$(mktemp)
 err=$(mktemp)

@@ -15,8 +15,8 @@
 
 #include "gzahead.h"
 
-#define SLOTS 3
-#define CHUNK (128 * 1024)
+#define SLOTS NS_GZAHEAD_SLOTS
+#define CHUNK NS_GZAHEAD_CHUNK
 
 struct ns_gzahead {
     gzFile gz;

@@ -20,6 +20,12 @@
 
 typedef struct ns_gzahead ns_gzahead_t;
 
+/* The ring: NS_GZAHEAD_SLOTS chunks of NS_GZAHEAD_CHUNK bytes (1 MiB in
+ * all; 8 rather than 3 slots read RICC faster: doc/performance.md,
+ * "Reading the trace"). */
+#define NS_GZAHEAD_SLOTS 8
+#define NS_GZAHEAD_CHUNK (128 * 1024)
+
 /* Start inflating gz ahead, path being the regular file it was opened
  * from (NULL: not a regular file).  NULL when it is not worth it (not
  * compressed, not a regular file) or cannot be done (no memory, no

@@ -88,7 +88,8 @@ static long read_all (const char *name, const unsigned *steps, int nsteps,
 
 static void same_bytes (void)
 {
-    size_t len = 1000003;
+    /* more than the ring holds, not a whole number of chunks */
+    size_t len = (NS_GZAHEAD_SLOTS + 2) * (size_t)NS_GZAHEAD_CHUNK + 3;
     char *s = text (len), *out = malloc (len + 16);
     put_gz ("big.gz", s, len);
     static const unsigned sizes[][3] = {
@@ -111,9 +112,12 @@ static void same_bytes (void)
             "(%d, zlib %d)", sizes[i][0], sizes[i][1], sizes[i][2], last,
             zerr);
     }
-    /* data ending on a chunk's boundary (3 chunks of 128 KiB), and none */
-    size_t edges[] = { 3 * 131072, 131072, 131071, 131073, 0 };
-    for (int i = 0; i < 5; i++) {
+    /* data ending on a chunk's boundary (as many chunks as the ring
+     * holds, one more, one), next to one, and none */
+    const size_t ck = NS_GZAHEAD_CHUNK;
+    size_t edges[] = { NS_GZAHEAD_SLOTS * ck, (NS_GZAHEAD_SLOTS + 1) * ck,
+                       ck, ck - 1, ck + 1, 0 };
+    for (int i = 0; i < 6; i++) {
         int last = -5, zerr = -5, ahead = 0;
         unsigned step[] = { 65536 };
         put_gz ("edge.gz", s, edges[i]);
