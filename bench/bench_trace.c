@@ -8,8 +8,9 @@
  * unit" lines, the medians of: the elapsed time, the CPU time of the
  * parsing thread (the caller's), and the CPU time of the rest of the
  * process (the read-ahead thread that inflates a compressed trace,
- * sim/gzahead.c).  Whichever of the two threads is the longer bounds the
- * elapsed time.  Exits 1 when the trace cannot be read.
+ * sim/gzahead.c).  The elapsed time is at least the longer of the two;
+ * more, when one thread waits on the other.  Exits 1 when the trace
+ * cannot be read.
  */
 #include <stdio.h>
 #include <stdlib.h>

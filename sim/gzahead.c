@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gzahead.c - a compressed file inflated ahead, in a thread (gzahead.h)
  *
- * A ring of SLOTS chunks: the thread fills the free slots in order with
- * one gzread () each and stops after the first answer that is not a full
- * chunk's worth of data (the end, or an error); the reader empties them
- * in the same order.  A filled slot is only read, an empty one only
- * written, each by one side: the lock guards the counts alone.
+ * A ring of NS_GZAHEAD_SLOTS chunks (gzahead.h): the thread fills the
+ * free slots in order with one gzread () each and stops after the first
+ * answer that is not a full chunk's worth of data (the end, or an
+ * error); the reader empties them in the same order.  A filled slot is
+ * only read, an empty one only written, each by one side: the lock
+ * guards the counts alone.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,17 +16,14 @@
 
 #include "gzahead.h"
 
-#define SLOTS NS_GZAHEAD_SLOTS
-#define CHUNK NS_GZAHEAD_CHUNK
-
 struct ns_gzahead {
     gzFile gz;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    char *chunk[SLOTS];
-    int len[SLOTS];         /* gzread ()'s answer for the slot */
-    int errnum[SLOTS];      /* errno after it */
+    char *chunk[NS_GZAHEAD_SLOTS];
+    int len[NS_GZAHEAD_SLOTS];         /* gzread ()'s answer for the slot */
+    int errnum[NS_GZAHEAD_SLOTS];      /* errno after it */
     int head, filled;       /* filled slots: head, head + 1, ... */
     int off;                /* bytes of the head slot already read */
     int stop;               /* the reader asks the thread to stop */
@@ -36,14 +34,14 @@ static void *inflater (void *arg)
     ns_gzahead_t *a = arg;
     pthread_mutex_lock (&a->lock);
     for (;;) {
-        while (a->filled == SLOTS && !a->stop)
+        while (a->filled == NS_GZAHEAD_SLOTS && !a->stop)
             pthread_cond_wait (&a->cond, &a->lock);
         if (a->stop)
             break;
-        int slot = (a->head + a->filled) % SLOTS;
+        int slot = (a->head + a->filled) % NS_GZAHEAD_SLOTS;
         pthread_mutex_unlock (&a->lock);
         errno = 0;
-        int n = gzread (a->gz, a->chunk[slot], CHUNK);
+        int n = gzread (a->gz, a->chunk[slot], NS_GZAHEAD_CHUNK);
         int e = errno;
         pthread_mutex_lock (&a->lock);
         a->len[slot] = n;
@@ -52,7 +50,7 @@ static void *inflater (void *arg)
         pthread_cond_signal (&a->cond);
         /* A short answer is the end or an error: gzread () has nothing
          * more to give (a short read of a regular file is its end). */
-        if (n < CHUNK)
+        if (n < NS_GZAHEAD_CHUNK)
             break;
     }
     pthread_mutex_unlock (&a->lock);
@@ -61,7 +59,7 @@ static void *inflater (void *arg)
 
 static void release (ns_gzahead_t *a)
 {
-    for (int i = 0; i < SLOTS; i++)
+    for (int i = 0; i < NS_GZAHEAD_SLOTS; i++)
         free (a->chunk[i]);
     free (a);
 }
@@ -76,8 +74,8 @@ ns_gzahead_t *ns_gzahead_start (gzFile gz, const char *path)
     if (!a)
         return NULL;
     a->gz = gz;
-    for (int i = 0; i < SLOTS; i++)
-        if (!(a->chunk[i] = malloc (CHUNK))) {
+    for (int i = 0; i < NS_GZAHEAD_SLOTS; i++)
+        if (!(a->chunk[i] = malloc (NS_GZAHEAD_CHUNK))) {
             release (a);
             return NULL;
         }
@@ -130,12 +128,12 @@ int ns_gzahead_read (ns_gzahead_t *a, void *buf, unsigned len)
          * end or an error, kept as a slot of its own answer. */
         pthread_mutex_lock (&a->lock);
         a->off = 0;
-        if (n < CHUNK) {
+        if (n < NS_GZAHEAD_CHUNK) {
             a->len[slot] = 0;
             pthread_mutex_unlock (&a->lock);
             return (int)got;
         }
-        a->head = (a->head + 1) % SLOTS;
+        a->head = (a->head + 1) % NS_GZAHEAD_SLOTS;
         a->filled--;
         pthread_cond_signal (&a->cond);
         pthread_mutex_unlock (&a->lock);

@@ -682,8 +682,8 @@ static void test_swf_numbers (void)
     static const char *const bad[] = { "12a", "a", "1x2", "5\xfb", "\xfa",
                                        "--3", "3-", "7\xff" "8",
                                        "123456789012345678901234",
-                                       /* next to '0' and '9' in ASCII,
-                                        * in a word of digits */
+                                       /* bytes next to '0' and '9'
+                                        * in ASCII, after digits */
                                        "1234567/", "1:2", "12345678?",
                                        "0@", "\x30\xb9" };
     int64_t (*want)[SWF_WANT] = calloc (RECORDS, sizeof (*want));
