@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* qblocks.c - the simulator's FCFS queue in blocks (see qblocks.h) */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -17,6 +19,10 @@
 
 int ns_qb_reserve (ns_qblocks_t *q, int n)
 {
+    /* whole blocks: block_mask_wide () reads every position of one */
+    if (n > INT_MAX - QBLOCK)
+        return -1;
+    n = (n + QBLOCK - 1) / QBLOCK * QBLOCK;
     if (ns_grow (&q->job, &q->cap, n, sizeof (*q->job), 1024) < 0
         || ns_grow (&q->tasks, &q->tcap, q->cap, sizeof (*q->tasks),
                     1024) < 0
@@ -124,9 +130,10 @@ int ns_qb_count (const ns_qblocks_t *q)
     return n;
 }
 
-/* The positions of block b that may hold a job able to start under bd. */
-static uint64_t block_mask (const ns_qblocks_t *q, int b,
-                            const ns_qb_bounds_t *bd)
+/* block_mask () one position at a time: for a block of few queued jobs,
+ * and for bounds outside the range of a task count. */
+static uint64_t block_mask_each (const ns_qblocks_t *q, int b,
+                                 const ns_qb_bounds_t *bd)
 {
     uint64_t m = 0;
     for (uint64_t live = q->live[b]; live; live &= live - 1) {
@@ -136,6 +143,67 @@ static uint64_t block_mask (const ns_qblocks_t *q, int b,
             m |= 1ULL << i;
     }
     return m;
+}
+
+/* block_mask () eight positions at a time (GCC's vector extension: one
+ * AVX register in the clone for processors that have AVX2, two SSE
+ * registers otherwise).  The task counts and estimates of the whole block
+ * are read (ns_qb_reserve () gives whole blocks); the positions that hold
+ * no queued job are masked out by live.  fits, outside and total are
+ * task counts here (INT_MIN <= x <= INT_MAX, total >= 0): as int, every
+ * comparison is the one of ns_qtree_may () and qkey (). */
+typedef int qb_v8i __attribute__ ((vector_size (32)));
+typedef double qb_v4d __attribute__ ((vector_size (32)));
+typedef long long qb_v4l __attribute__ ((vector_size (32)));
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) \
+    && !defined(__SANITIZE_ADDRESS__)
+__attribute__ ((target_clones ("avx2", "default")))
+#endif
+static uint64_t block_mask_wide (const ns_qblocks_t *q, int b, int fits,
+                                 int outside, double lim, int total)
+{
+    const qb_v8i f = { fits, fits, fits, fits, fits, fits, fits, fits };
+    const qb_v8i o = { outside, outside, outside, outside,
+                       outside, outside, outside, outside };
+    const qb_v8i t = { total, total, total, total,
+                       total, total, total, total };
+    const qb_v4d l = { lim, lim, lim, lim };
+    const qb_v8i bit = { 1, 2, 4, 8, 16, 32, 64, 128 };
+    uint64_t m = 0;
+    for (int g = 0; g < QBLOCK / 8; g++) {
+        int p = b * QBLOCK + 8 * g;
+        qb_v8i k;
+        qb_v4d e0, e1;
+        memcpy (&k, q->tasks + p, sizeof (k));
+        memcpy (&e0, q->est + p, sizeof (e0));
+        memcpy (&e1, q->est + p + 4, sizeof (e1));
+        k &= ~(k > t);                      /* qkey (): 0 above total */
+        qb_v4l le0 = e0 <= l, le1 = e1 <= l;
+        /* the low halves of the eight 64-bit answers: -1 or 0 each */
+        qb_v8i le = __builtin_shufflevector ((qb_v8i)le0, (qb_v8i)le1, 0, 2,
+                                             4, 6, 8, 10, 12, 14);
+        qb_v8i r = (k <= f) & ((k <= o) | le) & bit;
+        /* the eight lanes' bits ORed together */
+        r |= __builtin_shufflevector (r, r, 4, 5, 6, 7, 0, 1, 2, 3);
+        r |= __builtin_shufflevector (r, r, 2, 3, 0, 1, 2, 3, 0, 1);
+        r |= __builtin_shufflevector (r, r, 1, 0, 1, 0, 1, 0, 1, 0);
+        m |= (uint64_t)(unsigned)r[0] << (8 * g);
+    }
+    return m & q->live[b];
+}
+
+/* The positions of block b that may hold a job able to start under bd. */
+static uint64_t block_mask (const ns_qblocks_t *q, int b,
+                            const ns_qb_bounds_t *bd)
+{
+    /* Few queued jobs: looked at one by one for less */
+    if (__builtin_popcountll (q->live[b]) < 8 || bd->fits > INT_MAX
+        || bd->fits < INT_MIN || bd->outside > INT_MAX
+        || bd->outside < INT_MIN || q->total > INT_MAX || q->total < 0)
+        return block_mask_each (q, b, bd);
+    return block_mask_wide (q, b, (int)bd->fits, (int)bd->outside, bd->lim,
+                            (int)q->total);
 }
 
 /* The tree's minima of block b counted anew from its queued jobs. */

@@ -61,7 +61,7 @@ typedef struct {
     uint64_t mbits;
 } ns_qblocks_t;
 
-/* Room for n positions in all.  0, or -1 out of memory. */
+/* Room for n positions in all, in whole blocks.  0, or -1 out of memory. */
 int ns_qb_reserve (ns_qblocks_t *q, int n);
 
 void ns_qb_free (ns_qblocks_t *q);

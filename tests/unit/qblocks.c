@@ -6,6 +6,7 @@
  * leaving blocks between scans (stale minima in the tree) and jobs larger
  * than the machine (key 0: always looked at).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,9 +68,14 @@ static void candidates (void)
     for (int j = 0; j < N; j++) {
         int nt = rnd (&seed, 20) == 0 ? 600 + (int)rnd (&seed, 100)
                                       : 1 + (int)rnd (&seed, 300);
-        ns_qb_push (&q, j, nt, (double)rnd (&seed, 100000));
+        /* estimates past any bound, and a task count of the machine */
+        double est = rnd (&seed, 50) == 0 ? INFINITY
+                                          : (double)rnd (&seed, 100000);
+        if (rnd (&seed, 50) == 0)
+            nt = (int)q.total;
+        ns_qb_push (&q, j, nt, est);
     }
-    for (int round = 0; round < 40; round++) {
+    for (int round = 0; round < 80; round++) {
         /* some jobs leave: their blocks' minima go stale */
         for (int k = 0; k < 60; k++) {
             int p = q.start + (int)rnd (&seed, (unsigned)(q.end - q.start));
@@ -79,6 +85,24 @@ static void candidates (void)
         ns_qb_bounds_t b = { 1 + rnd (&seed, 200), 0, INFINITY };
         b.outside = rnd (&seed, 2) ? b.fits : (int64_t)rnd (&seed, 50);
         b.lim = rnd (&seed, 2) ? INFINITY : (double)rnd (&seed, 50000);
+        /* bounds at and past the range of a task count, none at all, an
+         * estimate bound no estimate meets */
+        switch (round % 8) {
+            case 1:
+                b.fits = (int64_t)INT_MAX + rnd (&seed, 3);
+                break;
+            case 3:
+                b.outside = rnd (&seed, 2) ? -1 : (int64_t)INT_MIN - 1;
+                break;
+            case 5:
+                b.lim = rnd (&seed, 2) ? NAN : -INFINITY;
+                break;
+            case 7:
+                b.fits = rnd (&seed, 2) ? 0 : INT_MIN;
+                break;
+        }
+        if (b.outside > b.fits)
+            b.outside = b.fits;
         ns_qb_scan_reset (&q);
         scans++;
         int want = q.start;
