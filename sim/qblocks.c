@@ -156,6 +156,15 @@ typedef int qb_v8i __attribute__ ((vector_size (32)));
 typedef double qb_v4d __attribute__ ((vector_size (32)));
 typedef long long qb_v4l __attribute__ ((vector_size (32)));
 
+/* Lanes of a and b (0-7 a's, 8-15 b's) in a constant order: GCC's
+ * __builtin_shuffle (GCC 4.7 on; __builtin_shufflevector only from GCC
+ * 12, and EL 9 builds with GCC 11), clang's __builtin_shufflevector. */
+#ifdef __clang__
+#define QB_PERM(a, b, ...) __builtin_shufflevector (a, b, __VA_ARGS__)
+#else
+#define QB_PERM(a, b, ...) __builtin_shuffle (a, b, (qb_v8i){ __VA_ARGS__ })
+#endif
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) \
     && !defined(__SANITIZE_ADDRESS__)
 __attribute__ ((target_clones ("avx2", "default")))
@@ -181,13 +190,13 @@ static uint64_t block_mask_wide (const ns_qblocks_t *q, int b, int fits,
         k &= ~(k > t);                      /* qkey (): 0 above total */
         qb_v4l le0 = e0 <= l, le1 = e1 <= l;
         /* the low halves of the eight 64-bit answers: -1 or 0 each */
-        qb_v8i le = __builtin_shufflevector ((qb_v8i)le0, (qb_v8i)le1, 0, 2,
-                                             4, 6, 8, 10, 12, 14);
+        qb_v8i le = QB_PERM ((qb_v8i)le0, (qb_v8i)le1, 0, 2, 4, 6, 8, 10, 12,
+                             14);
         qb_v8i r = (k <= f) & ((k <= o) | le) & bit;
         /* the eight lanes' bits ORed together */
-        r |= __builtin_shufflevector (r, r, 4, 5, 6, 7, 0, 1, 2, 3);
-        r |= __builtin_shufflevector (r, r, 2, 3, 0, 1, 2, 3, 0, 1);
-        r |= __builtin_shufflevector (r, r, 1, 0, 1, 0, 1, 0, 1, 0);
+        r |= QB_PERM (r, r, 4, 5, 6, 7, 0, 1, 2, 3);
+        r |= QB_PERM (r, r, 2, 3, 0, 1, 2, 3, 0, 1);
+        r |= QB_PERM (r, r, 1, 0, 1, 0, 1, 0, 1, 0);
         m |= (uint64_t)(unsigned)r[0] << (8 * g);
     }
     return m & q->live[b];
