@@ -276,8 +276,9 @@ static void drop_last (const char *path, int keep, ns_shadowrot_t *out)
         if (ns_shadowrot_summary (both[i], &r, &a, &b) < 0)
             r = a = b = -1;
         if (!out->dropped[0]) {
-            snprintf (out->dropped, sizeof (out->dropped), "%s",
-                      base_name (both[i]));
+            /* a longer name is cut to the field */
+            snprintf (out->dropped, sizeof (out->dropped), "%.*s",
+                      (int)sizeof (out->dropped) - 1, base_name (both[i]));
             out->records = r;
             out->first = a;
             out->last = b;
