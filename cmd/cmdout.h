@@ -8,6 +8,7 @@
 #define NODESHARE_CMDOUT_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cmdline.h"
 #include "fileio.h"
@@ -30,6 +31,34 @@ static inline int ns_cmd_close_out (const char *prog, FILE *f,
     ns_error_t err;
     if (ns_close_out (f, path, &err) < 0)
         return ns_cmd_die (prog, "%s", err.text);
+    return 0;
+}
+
+/* Before the run: the nout output files outs[i] (given as opts[i]; NULL:
+ * not asked) neither name one of the nin input files ins[] or the nargs
+ * operands args[], nor a write-protected file, nor each other.  0, or -1
+ * said. */
+static inline int ns_cmd_check_outs (const char *prog,
+                                     const char *const *opts,
+                                     const char *const *outs, int nout,
+                                     const char *const *ins, int nin,
+                                     char *const *args, int nargs)
+{
+    ns_error_t err;
+    for (int i = 0; i < nout; i++) {
+        if (!outs[i])
+            continue;
+        if (ns_check_out (opts[i], outs[i], ins, nin, &err) < 0
+            || ns_check_out (opts[i], outs[i], (const char *const *)args,
+                             nargs, &err) < 0)
+            return ns_cmd_die (prog, "%s", err.text);
+        for (int k = 0; k < i; k++)
+            if (outs[k] && strcmp (outs[i], "-") != 0
+                && strcmp (outs[k], outs[i]) == 0)
+                return ns_cmd_die (prog, "%s and %s name the same file, "
+                                   "'%s': give each its own",
+                                   opts[k], opts[i], outs[i]);
+    }
     return 0;
 }
 

@@ -25,6 +25,7 @@
 #include "calib.h"
 #include "calib_run.h"
 #include "cmdline.h"
+#include "cmdout.h"
 #include "nsconfig.h"
 
 #define PROG "nodeshare-calibrate"
@@ -194,6 +195,16 @@ static int parse_opts (int argc, char **argv, struct opts *o)
     return 0;
 }
 
+/* The output is none of the inputs (the scripts from optind on, the
+ * list, the figures the site has) and not write-protected. */
+static int check_files (const struct opts *o, int argc, char **argv)
+{
+    const char *opts[] = { "-o" }, *outs[] = { o->output };
+    const char *ins[] = { o->list, o->have };
+    return ns_cmd_check_outs (PROG, opts, outs, 1, ins, 2, argv + optind,
+                              argc - optind);
+}
+
 /* The programs: SCRIPT arguments or --list.  0, or -1 (said why). */
 static int read_programs (ns_calib_t *c, const struct opts *o, int argc,
                           char **argv)
@@ -302,7 +313,7 @@ int main (int argc, char **argv)
     c->cores = o.cores;
     if (plan (c, &o, &status) != 0)
         return status;
-    if (check_plan (c, &o) < 0)
+    if (check_plan (c, &o) < 0 || check_files (&o, argc, argv) < 0)
         return NS_EXIT_USAGE;
     if (o.dry_run)
         return NS_EXIT_OK;

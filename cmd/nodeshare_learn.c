@@ -18,6 +18,7 @@
 
 #include "cluster.h"
 #include "cmdline.h"
+#include "cmdout.h"
 #include "history.h"
 #include "identity.h"
 #include "learn.h"
@@ -188,6 +189,16 @@ static const struct option longopts[] = {
     { NULL, 0, NULL, 0 },
 };
 
+/* The output is none of the inputs (the dumps from optind on, the
+ * configuration, the state) and not write-protected. */
+static int check_files (const struct opts *o, int argc, char **argv)
+{
+    const char *opts[] = { "-o" }, *outs[] = { o->output };
+    const char *ins[] = { o->config, o->state };
+    return ns_cmd_check_outs (PROG, opts, outs, 1, ins, 2, argv + optind,
+                              argc - optind);
+}
+
 int main (int argc, char **argv)
 {
     struct opts o = { 0 };
@@ -240,6 +251,8 @@ int main (int argc, char **argv)
     }
     if (optind == argc && !o.state)
         return die ("no sacct dump given (see --help)"), NS_EXIT_USAGE;
+    if (check_files (&o, argc, argv) < 0)
+        return NS_EXIT_USAGE;
     ns_error_t err;
     json_object *state = NULL;
     if (o.state) {
@@ -302,18 +315,17 @@ int main (int argc, char **argv)
         die ("%s", err.text);
         goto out;
     }
-    FILE *out = stdout;
-    if (o.output && !(out = fopen (o.output, "w"))) {
-        die ("%s: %s", o.output, strerror (errno));
+    const char *oname = o.output ? o.output : "-";
+    FILE *out = ns_cmd_open_out (PROG, oname);
+    if (!out)
         goto out;
-    }
     int w = report (l, progs, &o, ndumps, out);
-    if (out != stdout && fclose (out) != 0)
-        w = -1;
-    if (w < 0)
-        die ("%s: write failed", o.output ? o.output : "stdout");
-    else
-        rc = NS_EXIT_OK;
+    if (ns_cmd_close_out (PROG, out, oname) == 0) {
+        if (w < 0)
+            die ("%s: write failed", o.output ? o.output : "stdout");
+        else
+            rc = NS_EXIT_OK;
+    }
 out:
     for (int i = 0; h && i < ndumps; i++)
         ns_history_destroy (h[i]);

@@ -130,6 +130,21 @@ static const struct option longopts[] = {
     { NULL, 0, NULL, 0 },
 };
 
+/* No output file is an input (the dumps from optind on, the shadow
+ * files, the configuration, the state, slurm.conf), a write-protected
+ * file or another output. */
+static int check_files (const struct ns_rep_opts *o, int argc, char **argv)
+{
+    const char *opts[] = { "-o", "--html", "--json-out" };
+    const char *outs[] = { o->output, o->html, o->json_out };
+    const char *ins[NS_REP_MAX_SHADOW + 3] = { o->config, o->state,
+                                               o->slurm_conf };
+    for (int i = 0; i < o->nshadow; i++)
+        ins[3 + i] = o->shadow[i];
+    return ns_cmd_check_outs (PROG, opts, outs, 3, ins, 3 + o->nshadow,
+                              argv + optind, argc - optind);
+}
+
 static int parse_opts (int argc, char **argv, struct ns_rep_opts *o)
 {
     int ch;
@@ -286,6 +301,8 @@ int main (int argc, char **argv)
                     "--cores or --nodes"), NS_EXIT_USAGE;
     r.ndumps = argc - optind;
     r.dumps = argv + optind;
+    if (check_files (&r.o, argc, argv) < 0)
+        return NS_EXIT_USAGE;
     r.tty = isatty (STDERR_FILENO);
     int rc = NS_EXIT_FAIL;
     int li = ns_rep_load_inputs (&r);

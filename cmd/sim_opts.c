@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "cmdout.h"
 #include "nsutil.h"
 #include "sim_opts.h"
 #include "sweep.h"
@@ -333,6 +334,18 @@ static int sweep_opts (const struct opts *o)
     return 0;
 }
 
+/* No output file is an input of the run, a write-protected file or
+ * another output. */
+static int check_files (const struct opts *o)
+{
+    const char *opts[] = { "--json", "--csv", "--svg", "--sacct" };
+    const char *outs[] = { o->json, o->csv, o->svg, o->sacct };
+    const char *ins[] = { o->trace, o->config, o->slurm_conf, o->compare,
+                          o->sweep };
+    return ns_cmd_check_outs ("nodeshare-sim", opts, outs, 4, ins, 5, NULL,
+                              0);
+}
+
 int sim_parse_opts (int argc, char **argv, struct opts *o)
 {
     *o = (struct opts){ .backfill = NS_BACKFILL_EASY, .seed = 1,
@@ -360,7 +373,7 @@ int sim_parse_opts (int argc, char **argv, struct opts *o)
     if (optind < argc)
         o->trace = argv[optind++];
     if (o->sweep)
-        return sweep_opts (o);
+        return sweep_opts (o) < 0 ? -1 : check_files (o);
     if (o->sweep_slurm || o->sweep_collect || o->sweep_cell >= 0
         || o->sbatch_args)
         return die ("%s goes with --sweep FILE",
@@ -390,6 +403,6 @@ int sim_parse_opts (int argc, char **argv, struct opts *o)
         return die ("--compare-placements writes no --svg");
     if (o->compare && o->sacct)
         return die ("--compare-placements writes no --sacct");
-    return 0;
+    return check_files (o);
 }
 

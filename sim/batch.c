@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "batch.h"
+#include "fileio.h"
 #include "progress.h"
 #include "sacct_out.h"
 
@@ -193,13 +194,13 @@ static int finish_run (struct task *t, ns_sim_t *sim, double window,
     m->wall_s = wall () - t0;
     ns_timeline_finish (tl, m);
     if (b->sacct_path && strcmp (name, b->sacct_policy) == 0) {
-        FILE *f = fopen (b->sacct_path, "w");
+        FILE *f = ns_open_out (b->sacct_path, &t->err);
         if (!f)
-            return ns_error_set (&t->err, errno, "%s: %s", b->sacct_path,
-                                 strerror (errno));
+            return -1;
         int bad = ns_report_sacct (f, sim, b->progs, b->sacct_epoch,
                                    "ns") < 0;
-        bad |= fclose (f) != 0;
+        if (ns_close_out (f, b->sacct_path, &t->err) < 0)
+            return -1;
         if (bad)
             return ns_error_set (&t->err, EIO, "%s: write failed",
                                  b->sacct_path);

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "calib.h"
+#include "fileio.h"
 #include "calib_test.h"
 #include "interf.h"
 #include "learned.h"
@@ -511,20 +512,10 @@ int ns_calib_write (json_object *root, const char *path, ns_error_t *err)
     const char *text = json_object_to_json_string_ext (
         root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
                   | JSON_C_TO_STRING_NOSLASHESCAPE);
-    FILE *f = path ? fopen (path, "w") : stdout;
+    const char *name = path ? path : "-";
+    FILE *f = ns_open_out (name, err);
     if (!f)
-        return ns_error_set (err, errno, "%s: cannot create: %s", path,
-                             strerror (errno));
+        return -1;
     fprintf (f, "%s\n", text);
-    if (fflush (f) != 0 || ferror (f)) {
-        int e = errno;
-        if (path)
-            fclose (f);
-        return ns_error_set (err, e, "%s: cannot write: %s",
-                             path ? path : "stdout", strerror (e));
-    }
-    if (path && fclose (f) != 0)
-        return ns_error_set (err, errno, "%s: cannot write: %s", path,
-                             strerror (errno));
-    return 0;
+    return ns_close_out (f, path ? path : "stdout", err);
 }

@@ -13,6 +13,19 @@
 
 #include "fileio.h"
 
+/* A file no one may write (mode a-w), such as a shared trace, is kept
+ * even when root could write it. */
+static int write_protected (const struct stat *st, const char *path,
+                            ns_error_t *err)
+{
+    if (!S_ISREG (st->st_mode) || (st->st_mode & 0222))
+        return 0;
+    ns_error_set (err, EPERM, "%s: write-protected (mode %04o): not "
+                  "overwritten", path, (unsigned)(st->st_mode & 07777));
+    errno = EPERM;
+    return -1;
+}
+
 FILE *ns_open_out (const char *path, ns_error_t *err)
 {
     if (!path) {
@@ -22,14 +35,34 @@ FILE *ns_open_out (const char *path, ns_error_t *err)
     if (strcmp (path, "-") == 0)
         return stdout;
     /* O_NOFOLLOW: a link planted in a shared directory such as /tmp is
-     * not written through. */
-    int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
-                         | O_CLOEXEC, 0666);
+     * not written through.  Truncated only once it is known to be one
+     * that may be overwritten. */
+    int fd = open (path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0) {
         int e = errno;
         ns_error_set (err, e, "%s: %s", path, e == ELOOP
                       ? "is a symbolic link: refusing to write through it"
                       : strerror (e));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat (fd, &st) < 0) {
+        int e = errno;
+        close (fd);
+        ns_error_set (err, e, "%s: %s", path, strerror (e));
+        errno = e;
+        return NULL;
+    }
+    if (write_protected (&st, path, err) < 0) {
+        close (fd);
+        errno = EPERM;
+        return NULL;
+    }
+    if (S_ISREG (st.st_mode) && st.st_size > 0 && ftruncate (fd, 0) < 0) {
+        int e = errno;
+        close (fd);
+        ns_error_set (err, e, "%s: %s", path, strerror (e));
+        errno = e;
         return NULL;
     }
     FILE *f = fdopen (fd, "w");
@@ -39,6 +72,30 @@ FILE *ns_open_out (const char *path, ns_error_t *err)
         ns_error_set (err, e, "%s: %s", path, strerror (e));
     }
     return f;
+}
+
+int ns_check_out (const char *opt, const char *path,
+                  const char *const *inputs, int ninputs, ns_error_t *err)
+{
+    struct stat st, in;
+    if (!path || strcmp (path, "-") == 0 || stat (path, &st) < 0)
+        return 0;
+    for (int i = 0; i < ninputs; i++)
+        if (inputs[i] && strcmp (inputs[i], "-") != 0
+            && stat (inputs[i], &in) == 0 && in.st_dev == st.st_dev
+            && in.st_ino == st.st_ino) {
+            ns_error_set (err, EEXIST, "%s %s: is %s, an input of this run: "
+                          "not overwritten", opt, path, inputs[i]);
+            errno = EEXIST;
+            return -1;
+        }
+    ns_error_t e;
+    if (write_protected (&st, path, &e) < 0) {
+        ns_error_set (err, EPERM, "%s %s", opt, e.text);
+        errno = EPERM;
+        return -1;
+    }
+    return 0;
 }
 
 int ns_close_out (FILE *f, const char *path, ns_error_t *err)

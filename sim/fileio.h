@@ -16,9 +16,17 @@
 #include "nserror.h"
 
 /* A report file for writing, created or truncated; "-" is stdout.  A
- * symbolic link at path is refused (ELOOP), not followed.  Close it with
- * ns_close_out (). */
+ * symbolic link at path is refused (ELOOP), not followed; so is a
+ * regular file no one may write (mode a-w, EPERM), even by root.  Close
+ * it with ns_close_out (). */
 FILE *ns_open_out (const char *path, ns_error_t *err);
+
+/* Before a run: -1 if the output path, given with option opt, names one
+ * of the ninputs input files (EEXIST; NULL and "-" entries are skipped)
+ * or a write-protected file (EPERM), so that a mistyped command line
+ * loses neither a trace nor the run.  0 if path does not exist yet. */
+int ns_check_out (const char *opt, const char *path,
+                  const char *const *inputs, int ninputs, ns_error_t *err);
 
 /* Close (stdout: flush) what ns_open_out () returned; -1 if anything
  * written to it was lost.  path is the name ns_open_out () was given. */

@@ -61,6 +61,12 @@ else
 fi
 expect "--dry-run within --budget: exit 0" 0 "at most 240.00 core-hours" \
     --dry-run --budget 240 --cores 24 --time 30 --repeats 2 --beside abq lmp.sh abq.job
+cp lmp.sh keep.sh
+expect "-o onto a job script: refused before the plan runs" 2 \
+    "-o keep.sh: is keep.sh, an input of this run" \
+    --dry-run --cores 24 --time 30 -o keep.sh keep.sh
+cmp -s lmp.sh keep.sh && pass "the script keeps its bytes" \
+    || fail "the script was overwritten"
 expect "--nodes 2: packed on 2 nodes, striped on 4" 0 \
     "2    lmp              striped  -                     1       4   12      96.00" \
     --dry-run --cores 24 --nodes 2 --repeats 1 lmp.sh

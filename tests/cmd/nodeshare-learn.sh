@@ -196,6 +196,15 @@ expect "unknown field: ignored" 0 "300 jobs read, 300 observed" \
 gzip -c "$tmp/mixed.txt" | head -c 2000 >"$tmp/trunc.gz"
 expect "truncated gzip dump" 1 "truncated gzip" -C 24 "$tmp/trunc.gz"
 expect "missing file" 1 "nope.txt" -C 24 "$tmp/nope.txt"
+cp "$tmp/extra.txt" "$tmp/dump.txt"
+expect "-o onto the dump: refused" 2 \
+    "-o $tmp/dump.txt: is $tmp/dump.txt, an input of this run" \
+    -C 24 -o "$tmp/dump.txt" "$tmp/dump.txt"
+if cmp -s "$tmp/extra.txt" "$tmp/dump.txt"; then
+    pass "the dump keeps its bytes"
+else
+    fail "the dump was overwritten"
+fi
 expect "no --cores" 2 "give --cores C" "$tmp/bad.txt"
 expect "bad --cores" 2 "--cores 'x'" -C x "$tmp/bad.txt"
 expect "bad --max-se" 2 "--max-se '-1'" -C 24 --max-se -1 "$tmp/bad.txt"

@@ -158,6 +158,23 @@ expect "shadow: text after the object" 1 "bad4.jsonl:1: text after the JSON obje
     -q -C 24 --shadow "$tmp/bad4.jsonl" "$tmp/exclusive.txt"
 expect "shadow: missing file" 1 "nope.jsonl" \
     -q -C 24 --shadow "$tmp/nope.jsonl" "$tmp/exclusive.txt"
+# No output over an input: the shadow file given as --html, the dump as
+# -o; both refused before anything is read or written.
+cp "$tmp/bad4.jsonl" "$tmp/keep.jsonl"
+expect "--html onto a --shadow file: refused" 2 \
+    "--html $tmp/keep.jsonl: is $tmp/keep.jsonl, an input of this run" \
+    -q -C 24 --shadow "$tmp/keep.jsonl" --html "$tmp/keep.jsonl" \
+    "$tmp/exclusive.txt"
+cp "$tmp/exclusive.txt" "$tmp/dump.txt"
+expect "-o onto the dump: refused" 2 \
+    "-o $tmp/dump.txt: is $tmp/dump.txt, an input of this run" \
+    -q -C 24 -o "$tmp/dump.txt" "$tmp/dump.txt"
+if cmp -s "$tmp/bad4.jsonl" "$tmp/keep.jsonl" \
+   && cmp -s "$tmp/exclusive.txt" "$tmp/dump.txt"; then
+    pass "the shadow file and the dump keep their bytes"
+else
+    fail "an input was overwritten"
+fi
 
 # stdin as a dump (read twice: by the learner and by the replay)
 out=$("$report" -q -C 24 - <"$tmp/exclusive.txt" 2>&1)

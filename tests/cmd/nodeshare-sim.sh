@@ -93,6 +93,32 @@ fi
 expect "--json - still means stdout" 0 '"throughput_ratio"' \
     -p twins --json - "$tmp/good.swf"
 
+# An output never overwrites an input or a write-protected file: checked
+# before the run, the trace and the file keep every byte.
+gzip -c "$tmp/good.swf" >"$tmp/shared.swf.gz"
+chmod 444 "$tmp/shared.swf.gz"
+sum=$(cksum <"$tmp/shared.swf.gz")
+expect "--json onto a write-protected trace (no trace given): refused" 2 \
+    "--json $tmp/shared.swf.gz: write-protected (mode 0444): not overwritten" \
+    -p pack --json "$tmp/shared.swf.gz"
+chmod 644 "$tmp/shared.swf.gz"
+expect "--csv onto the trace being read: refused" 2 \
+    "--csv $tmp/shared.swf.gz: is $tmp/shared.swf.gz, an input of this run" \
+    -p pack --csv "$tmp/shared.swf.gz" "$tmp/shared.swf.gz"
+cp "$top_srcdir/examples/exclusive.json" "$tmp/conf.json"
+chmod 644 "$tmp/conf.json"
+expect "--json onto the -c configuration: refused" 2 \
+    "--json $tmp/conf.json: is $tmp/conf.json, an input of this run" \
+    -p pack -c "$tmp/conf.json" --json "$tmp/conf.json" "$tmp/good.swf"
+if [ "$(cksum <"$tmp/shared.swf.gz")" = "$sum" ]; then
+    pass "the trace keeps its bytes"
+else
+    fail "the trace was overwritten"
+fi
+expect "--json and --svg naming one file: refused" 2 \
+    "--json and --svg name the same file, '$tmp/both': give each its own" \
+    -p pack --json "$tmp/both" --svg "$tmp/both" "$tmp/good.swf"
+
 # /dev/zero never ends: the reader gives up (it used to read forever).
 if command -v timeout >/dev/null; then
     out=$(timeout 60 "$sim" -q /dev/zero 2>&1)

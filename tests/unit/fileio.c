@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fileio.t - whole files in and out (sim/fileio.c): the bound of
- * ns_read_file at its edge, a planted symbolic link refused, an atomic
+ * ns_read_file at its edge, a planted symbolic link refused, a
+ * write-protected file or an input of the run kept, an atomic
  * replacement that leaves no temporary file. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -95,6 +97,55 @@ static void out (void)
     ok (access (in_dir ("target"), F_OK) != 0, "  its target not created");
 }
 
+static void kept (void)
+{
+    ns_error_t err;
+    put ("long", "hello world\n", 12);
+    FILE *f = ns_open_out (in_dir ("long"), &err);
+    ok (f != NULL, "ns_open_out over a longer file");
+    if (f) {
+        fputs ("hi\n", f);
+        ns_close_out (f, in_dir ("long"), &err);
+    }
+    char *s = ns_read_file (in_dir ("long"), 100, NULL, &err);
+    is_str (s, "hi\n", "  truncated: only what was written");
+    free (s);
+
+    put ("ro", "trace\n", 6);
+    ok (chmod (in_dir ("ro"), 0444) == 0, "a file of mode 0444");
+    errno = 0;
+    f = ns_open_out (in_dir ("ro"), &err);
+    ok (!f && errno == EPERM
+        && strstr (err.text, "write-protected (mode 0444): not overwritten"),
+        "  ns_open_out refuses it, root or not: %s", err.text);
+    s = ns_read_file (in_dir ("ro"), 100, NULL, &err);
+    is_str (s, "trace\n", "  and it keeps its bytes");
+    free (s);
+    ok (ns_check_out ("--json", in_dir ("ro"), NULL, 0, &err) < 0
+        && errno == EPERM && strstr (err.text, "--json ")
+        && strstr (err.text, "write-protected"),
+        "  ns_check_out says so before a run: %s", err.text);
+
+    put ("in", "jobs\n", 5);
+    ok (link (in_dir ("in"), in_dir ("in2")) == 0, "an input and a hard "
+        "link to it");
+    const char *ins[] = { NULL, "-", in_dir ("in") };
+    errno = 0;
+    ok (ns_check_out ("--csv", in_dir ("in2"), ins, 3, &err) < 0
+        && errno == EEXIST && strstr (err.text, "an input of this run"),
+        "  the link, as an output, is the input: %s", err.text);
+    ok (ns_check_out ("--csv", in_dir ("in"), ins, 3, &err) < 0,
+        "  so is the input's own name");
+    ok (ns_check_out ("--csv", in_dir ("long"), ins, 3, &err) == 0,
+        "  another writable file may be overwritten");
+    ok (ns_check_out ("--csv", in_dir ("new"), ins, 3, &err) == 0,
+        "  a file not there yet may be made");
+    ok (ns_check_out ("--csv", "-", ins, 3, &err) == 0
+        && ns_check_out ("--csv", NULL, ins, 3, &err) == 0,
+        "  '-' and no file pass");
+    chmod (in_dir ("ro"), 0644);
+}
+
 static void atomic (void)
 {
     ns_error_t err;
@@ -120,9 +171,10 @@ int main (void)
     }
     read_bounds ();
     out ();
+    kept ();
     atomic ();
     const char *names[] = { "five", "empty", "nul", "big", "out", "link",
-                            "a" };
+                            "a", "long", "ro", "in", "in2" };
     for (size_t i = 0; i < sizeof (names) / sizeof (names[0]); i++)
         unlink (in_dir (names[i]));
     rmdir (dir);
