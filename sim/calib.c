@@ -12,8 +12,8 @@
 #include <json-c/json.h>
 
 #include "calib.h"
-#include "fileio.h"
 #include "calib_test.h"
+#include "fileio.h"
 #include "interf.h"
 #include "learned.h"
 #include "progtab.h"

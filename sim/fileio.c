@@ -35,9 +35,21 @@ FILE *ns_open_out (const char *path, ns_error_t *err)
     if (strcmp (path, "-") == 0)
         return stdout;
     /* O_NOFOLLOW: a link planted in a shared directory such as /tmp is
-     * not written through.  Truncated only once it is known to be one
-     * that may be overwritten. */
-    int fd = open (path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+     * not written through.  A file already there is truncated only once
+     * it is known to be one that may be overwritten; one made here (mode
+     * 0666 less the umask) is not checked. */
+    int fd = -1, made = 0;
+    for (int tries = 0; fd < 0 && tries < 2; tries++) {
+        fd = open (path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 && errno == ENOENT) {
+            fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
+                             | O_CLOEXEC, 0666);
+            made = fd >= 0;
+            if (fd < 0 && errno == EEXIST)
+                continue;   /* made by another meanwhile: open it */
+        }
+        break;
+    }
     if (fd < 0) {
         int e = errno;
         ns_error_set (err, e, "%s: %s", path, e == ELOOP
@@ -53,7 +65,7 @@ FILE *ns_open_out (const char *path, ns_error_t *err)
         errno = e;
         return NULL;
     }
-    if (write_protected (&st, path, err) < 0) {
+    if (!made && write_protected (&st, path, err) < 0) {
         close (fd);
         errno = EPERM;
         return NULL;

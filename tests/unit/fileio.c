@@ -126,6 +126,17 @@ static void kept (void)
         && strstr (err.text, "write-protected"),
         "  ns_check_out says so before a run: %s", err.text);
 
+    mode_t um = umask (0222);
+    f = ns_open_out (in_dir ("made"), &err);
+    umask (um);
+    ok (f != NULL, "  a file it makes itself under umask 0222 (mode 0444) "
+        "is written");
+    if (f) {
+        fputs ("ok\n", f);
+        ok (ns_close_out (f, in_dir ("made"), &err) == 0, "  and closed");
+    }
+    chmod (in_dir ("made"), 0644);
+
     put ("in", "jobs\n", 5);
     ok (link (in_dir ("in"), in_dir ("in2")) == 0, "an input and a hard "
         "link to it");
@@ -174,7 +185,7 @@ int main (void)
     kept ();
     atomic ();
     const char *names[] = { "five", "empty", "nul", "big", "out", "link",
-                            "a", "long", "ro", "in", "in2" };
+                            "a", "long", "ro", "made", "in", "in2" };
     for (size_t i = 0; i < sizeof (names) / sizeof (names[0]); i++)
         unlink (in_dir (names[i]));
     rmdir (dir);
