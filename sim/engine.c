@@ -477,10 +477,24 @@ int ns_eng_start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
                         : pl->shares[i].cores;
     }
     s->held += lv->held;
+    lv->neutral = s->conf.wallclock
+                  || ns_interf_neutral (s->conf.model, jb->in->program);
     for (int i = 0; i < pl->n; i++) {
-        int nt = ns_node_ngoverned (s->c, pl->shares[i].node);
-        if (nt > s->stats.max_cotenants)
-            s->stats.max_cotenants = nt;
+        int node = pl->shares[i].node;
+        int ng = ns_node_ngoverned (s->c, node);
+        if (ng > s->stats.max_cotenants)
+            s->stats.max_cotenants = ng;
+        /* A neutral job's shared flag and its co-tenants' (update_rate ()
+         * and update_cotenants () would set the same), in this pass. */
+        int nt = lv->neutral ? ns_node_ntenants (s->c, node) : 1;
+        if (nt > 1) {
+            jb->out.shared = 1;
+            for (int k = 0; k < nt; k++) {
+                int other = (int)ns_node_tenant_job (s->c, node, k);
+                if (other != j)
+                    s->jobs[other].out.shared = 1;
+            }
+        }
     }
     jb->out.state = NS_SJ_RUNNING;
     jb->out.start = s->now;
@@ -491,8 +505,6 @@ int ns_eng_start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     lv->remaining = jb->in->runtime;
     lv->last = s->now;
     lv->rate = 0;
-    lv->neutral = s->conf.wallclock
-                  || ns_interf_neutral (s->conf.model, jb->in->program);
     lv->est_end = s->now + est_runtime (jb);
     s->stats.placements++;
     s->cluster_version++;
@@ -501,7 +513,16 @@ int ns_eng_start_job (ns_sim_t *s, int j, const ns_placement_t *pl,
     if (ns_byend_insert (&s->be, j, lv->est_end, jb->out.nodes,
                          (int)lv->cores) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
-    if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
+    if (lv->neutral) {
+        /* rate 1 from now: update_rate ()'s first step without its
+         * look at the nodes, done above */
+        if (lv->remaining < 0)
+            lv->remaining = 0;
+        lv->rate = 1.0;
+        if (push_end (s, j) < 0)
+            return ns_error_set (err, ENOMEM, "out of memory");
+    }
+    else if (update_rate (s, j) < 0 || update_cotenants (s, j) < 0)
         return ns_error_set (err, ENOMEM, "out of memory");
     /* Pushed after the end event: at the same instant the end wins.  A
      * job whose rate stays 1 (neutral) ends at start + runtime: by its
