@@ -12,7 +12,8 @@ int ns_hresv_init (ns_hresv_t *r, int nnodes)
     r->hmark = calloc (nnodes, sizeof (int));
     r->avoid = calloc (nnodes, 1);
     r->outside = calloc (nnodes, 1);
-    if (!r->hmark || !r->avoid || !r->outside)
+    r->obits = calloc ((size_t)(nnodes + 63) / 64, sizeof (uint64_t));
+    if (!r->hmark || !r->avoid || !r->outside || !r->obits)
         return -1;
     return 0;
 }
@@ -22,10 +23,12 @@ void ns_hresv_free (ns_hresv_t *r)
     free (r->hmark);
     free (r->avoid);
     free (r->outside);
+    free (r->obits);
     free (r->rnodes);
     ns_resv_scratch_destroy (r->rx);
     r->hmark = NULL;
     r->avoid = r->outside = NULL;
+    r->obits = NULL;
     r->rnodes = NULL;
     r->rx = NULL;
 }
@@ -212,11 +215,9 @@ int64_t ns_hresv_outside_room (ns_hresv_t *r, const ns_cluster_t *c,
     const uint64_t *avail = ns_cluster_avail_bits (c);
     int64_t room = 0;
     for (int w = 0; w < (r->nnodes + 63) / 64; w++)
-        for (uint64_t word = avail[w]; word; word &= word - 1) {
-            int nd = (w << 6) + __builtin_ctzll (word);
-            if (r->outside[nd])
-                room += fc[nd];
-        }
+        for (uint64_t word = avail[w] & r->obits[w]; word;
+             word &= word - 1)
+            room += fc[(w << 6) + __builtin_ctzll (word)];
     r->oroom = room;
     r->oroom_mark = r->mark_id;
     r->oroom_version = v;

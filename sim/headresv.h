@@ -40,6 +40,7 @@ typedef struct {
     unsigned char *avoid;   /* per node: empty now (the reservation takes
                                these last) */
     unsigned char *outside; /* per node: not in the head's reservation */
+    uint64_t *obits;        /* outside, a bit per node */
     /* the reservation */
     int resv_head;
     int resv_lazy;      /* 1 + the head whose reservation's nodes are
@@ -84,12 +85,17 @@ static inline void ns_hresv_new_marks (ns_hresv_t *r)
     r->mark_id++;
     r->fc_marked = 0;
     memset (r->outside, 1, r->nnodes);
+    int nw = (r->nnodes + 63) / 64;
+    memset (r->obits, 0xff, sizeof (*r->obits) * (size_t)nw);
+    if (r->nnodes & 63)
+        r->obits[nw - 1] = (1ULL << (r->nnodes & 63)) - 1;
 }
 
 static inline void ns_hresv_mark (ns_hresv_t *r, int node)
 {
     r->hmark[node] = r->mark_id;
     r->outside[node] = 0;
+    r->obits[node >> 6] &= ~(1ULL << (node & 63));
 }
 
 /* A running job estimated to end at e, holding cores cores on the n nodes
