@@ -341,27 +341,12 @@ static int update_rate (ns_sim_t *s, int j)
     return push_end (s, j);
 }
 
-/* Recompute the rate of every job sharing a node with job j. */
+/* Recompute the rate of every job sharing a node with job j, which is
+ * not neutral: a neutral job's arrival changes only its co-tenants'
+ * shared flags, set in ns_eng_start_job (), and its departure nothing. */
 static int update_cotenants (ns_sim_t *s, int j)
 {
     struct sj *jb = &s->jobs[j];
-    struct live *lv = LV (s, j);
-    /* A neutral program's arrival or departure changes only the shared
-     * flags of its co-tenants, and only on arrival. */
-    int flags_only = lv->neutral;
-    if (flags_only) {
-        /* setting a flag twice is harmless: no stamps */
-        for (int i = 0; i < jb->out.nodes; i++) {
-            int node = s->shares[jb->shoff + i].node;
-            int nt = ns_node_ntenants (s->c, node);
-            for (int k = 0; k < nt; k++) {
-                int other = (int)ns_node_tenant_job (s->c, node, k);
-                if (other != j)
-                    s->jobs[other].out.shared = 1;
-            }
-        }
-        return 0;
-    }
     s->stamp++;
     for (int i = 0; i < jb->out.nodes; i++) {
         int node = s->shares[jb->shoff + i].node;
