@@ -63,19 +63,19 @@ static int swf_split (char *s, const char *tok[], const char *end[])
 }
 
 /* The characters the record loop tells apart, by table: a space
- * (tr_is_space ()), a digit, the end of the line. */
-enum { C_SPACE = 1, C_DIGIT = 2, C_END = 4 };
+ * (tr_is_space ()), the end of the line. */
+enum { C_SPACE = 1, C_END = 4 };
 static const unsigned char swf_class[256] = {
     ['\0'] = C_END, [' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE,
     ['\v'] = C_SPACE, ['\f'] = C_SPACE,
-    ['0'] = C_DIGIT, ['1'] = C_DIGIT, ['2'] = C_DIGIT, ['3'] = C_DIGIT,
-    ['4'] = C_DIGIT, ['5'] = C_DIGIT, ['6'] = C_DIGIT, ['7'] = C_DIGIT,
-    ['8'] = C_DIGIT, ['9'] = C_DIGIT,
 };
 
 /* swf_split () of a record, which also reads the fields that are plain
  * integers ([-]digits, at most 18 of them: what tr_parse_num () reads
- * without a check) on the way: bit i of *plain set, val[i] is field i. */
+ * without a check) on the way: bit i of *plain set, val[i] is field i.
+ * A record's fields are short (RICC: 2.5 digits and 2.3 blanks on
+ * average), so bytes are read one at a time; eight at a time cost more
+ * (RICC: 0.80 G instructions against 0.70 G). */
 static int swf_split_num (char *s, const char *tok[], const char *end[],
                           int64_t val[], uint32_t *plain)
 {
@@ -84,7 +84,8 @@ static int swf_split_num (char *s, const char *tok[], const char *end[],
     int n = 0;
 
     while (n < SWF_FIELDS) {
-        while (swf_class[*u] & C_SPACE)
+        /* a blank first: most of a record's spaces are blanks */
+        while (*u == ' ' || swf_class[*u] & C_SPACE)
             u++;
         if (*u == '\0')
             break;
@@ -93,8 +94,10 @@ static int swf_split_num (char *s, const char *tok[], const char *end[],
         const unsigned char *d = u + neg;
         const unsigned char *e = d;
         uint64_t v = 0;
-        while (swf_class[*e] & C_DIGIT)
-            v = v * 10 + (uint64_t)(*e++ - '0');
+        /* a digit by its distance from '0' (unsigned: below '0' too) */
+        for (unsigned dg = (unsigned)*e - '0'; dg < 10;
+             dg = (unsigned)*++e - '0')
+            v = v * 10 + dg;
         u = e;
         if (e > d && e - d <= 18 && (swf_class[*e] & (C_SPACE | C_END))) {
             val[n] = neg ? -(int64_t)v : (int64_t)v;
