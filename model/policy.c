@@ -120,6 +120,41 @@ static void take (struct decide *d, int node, double score)
     d->found++;
 }
 
+/* take_empty_range () where no node is avoided or kept from striping,
+ * nothing but free cores limits a node and no score is kept: a node is
+ * taken if it is in the mask and has the slot's cores, else refused as
+ * busy.  The same nodes, refusals and order, with the bookkeeping held
+ * in locals (RICC under spread: 0.39 G instructions to 0.29 G). */
+static void take_empty_plain (struct decide *d, int from, int to)
+{
+    const uint64_t *bits = ns_cluster_empty_bits (d->c);
+    const int *fc = ns_cluster_free_cores_ref (d->c);
+    const unsigned char *mask = d->mask;
+    ns_share_t *sh = d->pl->shares;
+    int found = d->found, width = d->width, slot = d->slot;
+    if (found >= width)
+        return;
+    for (int w = from >> 6; w <= (to - 1) >> 6; w++) {
+        uint64_t word = bits[w];
+        if (w == from >> 6)
+            word &= ~0ULL << (from & 63);
+        for (; word; word &= word - 1) {
+            int n = (w << 6) + __builtin_ctzll (word);
+            if (n >= to)
+                goto out;
+            if ((mask && !mask[n]) || fc[n] < slot)
+                refuse (d, REF_BUSY, n);
+            else {
+                sh[found++].node = n;
+                if (found >= width)
+                    goto out;
+            }
+        }
+    }
+out:
+    d->found = found;
+}
+
 /* The empty nodes of [from, to) in index order, those of this round
  * (with req->avoid: round 0 the unmarked ones, round 1 the marked), until
  * the job has its width. */
@@ -130,6 +165,10 @@ static void take_empty_range (struct decide *d, int from, int to, int round)
     const unsigned char *avoid = d->req->avoid;
     if (from >= to)
         return;
+    if (!avoid && !d->no_stripe && !d->limp && !d->score) {
+        take_empty_plain (d, from, to);
+        return;
+    }
     for (int w = from >> 6; w <= (to - 1) >> 6; w++) {
         uint64_t word = bits[w];
         if (w == from >> 6)
