@@ -329,6 +329,19 @@ static void test_exclusive_spread (void)
             "spread closes and stripes");
     is_str (place (2, ABQ, 24), "2:12,3:12", "spread: next pair");
     is_str (place (3, LAM, 2), "wait:resources", "spread: never shares");
+
+    /* A request with a limit per node takes empty nodes through the
+     * general test (the usual request has a loop of its own). */
+    setup (4, 24, NS_POLICY_SPREAD);
+    ns_request_t r;
+    ns_request_init (&r, 1, ABQ, 24);
+    r.max_cpus_per_node = 24;
+    is_str (place_req (&r), "0:12,1:12",
+            "spread, MaxCPUsPerNode: half of two nodes of four empty");
+    ns_request_init (&r, 2, ABQ, 24);
+    r.mem_per_cpu = 100;
+    is_str (place_req (&r), "2:12,3:12",
+            "spread, --mem-per-cpu: the next pair");
 }
 
 static void test_explicit (void)
