@@ -331,7 +331,7 @@ static void test_exclusive_spread (void)
     is_str (place (3, LAM, 2), "wait:resources", "spread: never shares");
 
     /* A request with a limit per node takes empty nodes through the
-     * general test (the usual request has a loop of its own). */
+     * general test (the usual request's nodes are tested apart). */
     setup (4, 24, NS_POLICY_SPREAD);
     ns_request_t r;
     ns_request_init (&r, 1, ABQ, 24);
