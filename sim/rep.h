@@ -218,8 +218,8 @@ struct ns_rep_row {
 const char *ns_rep_rule_what (int rule);
 /* Program p of the replay's table; the last: "(no name)". */
 const char *ns_rep_prog_name (const struct ns_rep *r, int p);
-/* Programs in order of core-hours, largest first; malloc'd, NULL if out
- * of memory. */
+/* The programs that have jobs, in order of core-hours (largest first,
+ * then in table order), then -1; malloc'd, NULL if out of memory. */
 int *ns_rep_prog_order (const struct ns_rep *r);
 /* Core-seconds of every job (1 if none). */
 double ns_rep_total_core_s (const struct ns_rep *r);

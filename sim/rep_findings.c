@@ -45,16 +45,18 @@ static int cmp_ps_desc (const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
 }
 
-/* Programs in order of core-hours, largest first. */
 int *ns_rep_prog_order (const struct ns_rep *r)
 {
-    int *ord = malloc (sizeof (int) * r->nps);
+    int *ord = malloc (sizeof (int) * ((size_t)r->nps + 1));
     if (!ord)
         return NULL;
+    int n = 0;
     for (int i = 0; i < r->nps; i++)
-        ord[i] = i;
+        if (r->ps[i].jobs)
+            ord[n++] = i;
     order_rep = r;
-    qsort (ord, r->nps, sizeof (int), cmp_ps_desc);
+    qsort (ord, (size_t)n, sizeof (int), cmp_ps_desc);
+    ord[n] = -1;
     return ord;
 }
 
@@ -129,21 +131,32 @@ static double pct_change (double from, double to)
     return from != 0 ? 100.0 * (to - from) / from : 0.0;
 }
 
-/* The findings in a few sentences, one per line. */
-char *ns_rep_summary (const struct ns_rep *r)
+/* What WRITE writes of r, as a malloc'd string; NULL out of memory. */
+static char *as_text (const struct ns_rep *r,
+                      void (*write) (const struct ns_rep *, FILE *))
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream (&buf, &len);
     if (!f)
         return NULL;
+    write (r, f);
+    if (fclose (f) != 0) {
+        free (buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static void summary (const struct ns_rep *r, FILE *f)
+{
     const ns_metrics_t *a = &r->rp[0].m, *b = &r->rp[1].m;
     const char *pol = r->rp[1].name;
     char wa[32], wb[32];
     ns_rep_fmt_dur (wa, sizeof (wa), a->mean_wait_s);
     ns_rep_fmt_dur (wb, sizeof (wb), b->mean_wait_s);
     int *ord = ns_rep_prog_order (r);
-    if (ord && r->ps[ord[0]].jobs)
+    if (ord && ord[0] >= 0)
         fprintf (f, "%s holds the most core-hours (%.0f%% of %.1f).\n",
                  ns_rep_prog_name (r, ord[0]), 100 * r->ps[ord[0]].core_s
                  / ns_rep_total_core_s (r), ns_rep_total_core_s (r) / 3600);
@@ -172,11 +185,12 @@ char *ns_rep_summary (const struct ns_rep *r)
                  "jobs (%.1f%%) otherwise than stock Slurm did.\n",
                  (long long)r->sh.differ, (long long)r->sh.records,
                  r->sh.records ? 100.0 * r->sh.differ / r->sh.records : 0.0);
-    if (fclose (f) != 0) {
-        free (buf);
-        return NULL;
-    }
-    return buf;
+}
+
+/* The findings in a few sentences, one per line. */
+char *ns_rep_summary (const struct ns_rep *r)
+{
+    return as_text (r, summary);
 }
 
 /* Partition i shows a gain: fewer core-hours held under the policy and
@@ -322,15 +336,8 @@ static void machine_line (const struct ns_rep *r, FILE *f)
     fprintf (f, "%s.\n", m->nparts ? "" : " none");
 }
 
-/* The first section: what an administrator can act on, one item a
- * line. */
-char *ns_rep_act_on (const struct ns_rep *r)
+static void act_on (const struct ns_rep *r, FILE *f)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream (&buf, &len);
-    if (!f)
-        return NULL;
     const struct ns_rep_run *a = &r->rp[0], *b = &r->rp[1], *w = &r->rp[2];
     char wa[32], wb[32], ww[32];
     if (r->machine)
@@ -375,10 +382,10 @@ char *ns_rep_act_on (const struct ns_rep *r)
     double total = 0;
     int n = 0;
     int *ord = ns_rep_prog_order (r);
-    for (int i = 0; ord && i < r->nps - 1; i++) {
+    for (int i = 0; ord && ord[i] >= 0; i++) {
         int p = ord[i];
-        if (!r->ps[p].jobs)
-            continue;
+        if (p == r->nps - 1)
+            continue;       /* the jobs without a name */
         const char *name = ns_progtab_name (r->rprogs, p);
         int lp = ns_progtab_lookup (r->lprogs, name);
         ns_learn_fig_t g = lp >= 0 ? ns_learn_speedup (r->learn, lp)
@@ -434,11 +441,13 @@ char *ns_rep_act_on (const struct ns_rep *r)
                  (long long)r->sh.dropped_files,
                  r->sh.dropped_files == 1 ? "" : "s");
     }
-    if (fclose (f) != 0) {
-        free (buf);
-        return NULL;
-    }
-    return buf;
+}
+
+/* The first section: what an administrator can act on, one item a
+ * line. */
+char *ns_rep_act_on (const struct ns_rep *r)
+{
+    return as_text (r, act_on);
 }
 
 void ns_rep_write (const struct ns_rep *r, const struct ns_rep_style *s,

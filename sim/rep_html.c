@@ -251,10 +251,8 @@ static void programs_html (const struct ns_rep *r, const int *ord, FILE *f)
     char afterbuf[12][64];
     double vals[12];
     int nb = 0;
-    for (int i = 0; ord && i < r->nps; i++) {
+    for (int i = 0; ord && ord[i] >= 0; i++) {
         const struct ns_rep_prog *p = &r->ps[ord[i]];
-        if (!p->jobs)
-            continue;
         char d[32];
         ns_rep_fmt_dur (d, sizeof (d), p->run_s / p->jobs);
         fprintf (f, "<tr>");
@@ -430,10 +428,8 @@ static void differ_html (const struct ns_rep *r, const int *ord, FILE *f)
                nb, 1);
     fprintf (f, "</div>\n<table>\n<tr><th>program</th><th>jobs</th>"
              "<th>placed differently</th><th>share</th></tr>\n");
-    for (int i = 0; ord && i < r->nps; i++) {
+    for (int i = 0; ord && ord[i] >= 0; i++) {
         const struct ns_rep_prog *p = &r->ps[ord[i]];
-        if (!p->jobs)
-            continue;
         fprintf (f, "<tr>");
         th_td (f, "td", ns_rep_prog_name (r, ord[i]));
         fprintf (f, "<td>%lld</td><td>%lld</td><td>%.1f%%</td></tr>\n",

@@ -10,20 +10,6 @@
 
 #include "rep.h"
 
-/* Lines of TEXT (one item a line, malloc'd, freed here) under HEAD as
- * "  - item". */
-static void items_text (FILE *f, const char *head, char *text)
-{
-    if (!text)
-        return;
-    fprintf (f, "\n%s\n", head);
-    char *save = NULL;
-    for (char *l = strtok_r (text, "\n", &save); l;
-         l = strtok_r (NULL, "\n", &save))
-        fprintf (f, "  - %s\n", l);
-    free (text);
-}
-
 /* Each line of TEXT (not changed) after PREFIX. */
 static void indent_text (FILE *f, const char *prefix, const char *text)
 {
@@ -32,6 +18,17 @@ static void indent_text (FILE *f, const char *prefix, const char *text)
          l = strtok_r (NULL, "\n", &save))
         fprintf (f, "%s%s\n", prefix, l);
     free (copy);
+}
+
+/* Lines of TEXT (one item a line, malloc'd, freed here) under HEAD as
+ * "  - item". */
+static void items_text (FILE *f, const char *head, char *text)
+{
+    if (!text)
+        return;
+    fprintf (f, "\n%s\n", head);
+    indent_text (f, "  - ", text);
+    free (text);
 }
 
 static void heading_text (const struct ns_rep *r, FILE *f)
@@ -56,10 +53,8 @@ static void programs_text (const struct ns_rep *r, const int *ord, FILE *f)
     fprintf (f, "  %-20s %8s %12s %7s %12s\n", "program", "jobs",
              "core-hours", "share", "mean run");
     double tot = ns_rep_total_core_s (r);
-    for (int i = 0; ord && i < r->nps; i++) {
+    for (int i = 0; ord && ord[i] >= 0; i++) {
         const struct ns_rep_prog *p = &r->ps[ord[i]];
-        if (!p->jobs)
-            continue;
         char d[32];
         ns_rep_fmt_dur (d, sizeof (d), p->run_s / p->jobs);
         fprintf (f, "  %-20s %8lld %12.1f %6.1f%% %12s\n",
@@ -123,11 +118,10 @@ static void differ_text (const struct ns_rep *r, const int *ord, FILE *f)
                              (long long)r->why_n[w]);
     }
     fprintf (f, "  by program:");
-    for (int i = 0; ord && i < r->nps; i++)
-        if (r->ps[ord[i]].jobs)
-            fprintf (f, " %s %lld/%lld", ns_rep_prog_name (r, ord[i]),
-                     (long long)r->ps[ord[i]].differ,
-                     (long long)r->ps[ord[i]].jobs);
+    for (int i = 0; ord && ord[i] >= 0; i++)
+        fprintf (f, " %s %lld/%lld", ns_rep_prog_name (r, ord[i]),
+                 (long long)r->ps[ord[i]].differ,
+                 (long long)r->ps[ord[i]].jobs);
     fprintf (f, "\n");
 }
 

@@ -67,9 +67,15 @@ static void programs (struct ns_rep *r)
     r->ps = ps;
     r->nps = 3;
     int *ord = ns_rep_prog_order (r);
-    ok (ord && ord[0] == 1 && ord[1] == 2 && ord[2] == 0,
+    ok (ord && ord[0] == 1 && ord[1] == 2 && ord[2] == 0 && ord[3] == -1,
         "programs by core-hours, largest first, ties in table order");
     free (ord);
+    ps[2].jobs = 0;
+    ord = ns_rep_prog_order (r);
+    ok (ord && ord[0] == 1 && ord[1] == 0 && ord[2] == -1,
+        "a program without jobs is left out of the order");
+    free (ord);
+    ps[2].jobs = 2;
     ok (ns_rep_total_core_s (r) == 18000, "core-seconds of every job");
     is_str (ns_rep_prog_name (r, 2), "(no name)",
             "the last program: jobs without a name");
@@ -77,6 +83,42 @@ static void programs (struct ns_rep *r)
     ok (ns_rep_total_core_s (r) == 1, "no core-second: 1 (a divisor)");
     r->ps = NULL;
     r->nps = 0;
+}
+
+/* The programs to calibrate: every named program with jobs and no
+ * figure, whatever its place by core-hours; never the jobs without a
+ * name. */
+static void calibrate (struct ns_rep *r)
+{
+    ns_error_t err;
+    ns_progtab_t *t = ns_progtab_create ();
+    ok (t && ns_progtab_intern (t, "LAM", &err) == 0
+        && ns_progtab_intern (t, "CP2K", &err) == 1, "a table of two");
+    /* by core-hours: LAM, the nameless jobs, then CP2K */
+    struct ns_rep_prog ps[3] = {
+        { .jobs = 2, .core_s = 7200 },
+        { .jobs = 1, .core_s = 360 },
+        { .jobs = 1, .core_s = 3600 },
+    };
+    r->rprogs = t;
+    r->ps = ps;
+    r->nps = 3;
+    r->o.repeats = 3;
+    char *text = ns_rep_act_on (r);
+    ok (text && strstr (text, "Calibrate LAM (") != NULL,
+        "the largest program is to calibrate");
+    ok (text && strstr (text, "Calibrate CP2K (") != NULL,
+        "the smallest, after the jobs without a name, is too");
+    ok (text && strstr (text, "Calibrate ?") == NULL
+        && strstr (text, "Calibrate (no name)") == NULL,
+        "the jobs without a name are not a program to calibrate");
+    ok (text && strstr (text, "Calibrating the 2 programs ") != NULL,
+        "two programs counted");
+    free (text);
+    r->rprogs = NULL;
+    r->ps = NULL;
+    r->nps = 0;
+    ns_progtab_destroy (t);
 }
 
 static void rows (struct ns_rep *r)
@@ -153,6 +195,7 @@ int main (void)
         return 1;
     formats ();
     programs (r);
+    calibrate (r);
     rows (r);
     start (r);
     ok (ns_rep_errf (r, "%s: %d", "x.txt", 3) == -1
