@@ -452,16 +452,9 @@ json_object *ns_learn_save (const ns_learn_t *l, const ns_progtab_t *progs)
 json_object *ns_learn_save_from (const ns_learn_t *l,
                                  const ns_progtab_t *progs, int first)
 {
-    json_object *root = json_object_new_object ();
     json_object *arr = json_object_new_array ();
-    if (!root || !arr) {
-        json_object_put (root);
-        json_object_put (arr);
+    if (!arr)
         return NULL;
-    }
-    json_object_object_add (root, "version", json_object_new_int (1));
-    json_object_object_add (root, "node_cores",
-                            json_object_new_int (l->node_cores));
     for (int i = first < 0 ? 0 : first; i < l->nobs; i++) {
         const struct obs *ob = &l->obs[i];
         json_object *o = json_object_new_object ();
@@ -492,6 +485,14 @@ json_object *ns_learn_save_from (const ns_learn_t *l,
         json_object_object_add (o, "segments", segs);
         json_object_array_add (arr, o);
     }
+    json_object *root = json_object_new_object ();
+    if (!root) {
+        json_object_put (arr);
+        return NULL;
+    }
+    json_object_object_add (root, "version", json_object_new_int (1));
+    json_object_object_add (root, "node_cores",
+                            json_object_new_int (l->node_cores));
     json_object_object_add (root, "observations", arr);
     return root;
 }
