@@ -96,6 +96,18 @@ static void fmt_ratio (char *buf, size_t len, double r)
         snprintf (buf, len, "%.3f", r);
 }
 
+/* The runs of the cells done, one per call, in the order of the cells
+ * and of their policies: *i the cell, *k the policy (begin with 0 and
+ * -1).  NULL after the last. */
+static json_object *next_run (const ns_sweep_merged_t *mg, int *i, int *k)
+{
+    for (; *i < mg->n; ++*i, *k = -1)
+        if (mg->state[*i] == NS_CELL_DONE
+            && ++*k < ns_metricsdoc_npolicies (mg->result[*i]))
+            return ns_metricsdoc_policy (mg->result[*i], *k);
+    return NULL;
+}
+
 /* The merged table: one row per cell and policy, then the cells without
  * results.  Nothing in it depends on where or when cells ran. */
 char *ns_sweep_merged_table (const ns_sweep_merged_t *mg)
@@ -130,24 +142,19 @@ char *ns_sweep_merged_table (const ns_sweep_merged_t *mg)
     fprintf (f, "%-*s %-16s %8s %10s %6s %6s %7s %10s %10s %8s %7s %6s\n",
              width, "cell", "policy", "jobs", "makespan_h", "held", "used",
              "thr", "wait_s", "p95wait_s", "bsld", "shared", "killed");
-    for (int i = 0; i < mg->n; i++) {
-        if (mg->state[i] != NS_CELL_DONE)
-            continue;
-        int np = ns_metricsdoc_npolicies (mg->result[i]);
-        for (int k = 0; k < np; k++) {
-            json_object *m = ns_metricsdoc_policy (mg->result[i], k);
-            char ratio[16];
-            const char *name = str (m, "policy");
-            fmt_ratio (ratio, sizeof (ratio), num (m, "throughput_ratio"));
-            fprintf (f, "%-*s %-16s %8.0f %10.1f %6.3f %6.3f %7s %10.0f "
-                     "%10.0f %8.2f %6.1f%% %6.0f\n",
-                     width, mg->cells[i].name, name ? name : "?",
-                     num (m, "jobs"), num (m, "makespan_s") / 3600.0,
-                     num (m, "utilization_held"), num (m, "utilization"),
-                     ratio, num (m, "mean_wait_s"), num (m, "p95_wait_s"),
-                     num (m, "mean_bsld"), 100.0 * num (m, "shared_fraction"),
-                     num (m, "killed"));
-        }
+    json_object *m;
+    for (int i = 0, k = -1; (m = next_run (mg, &i, &k)) != NULL;) {
+        char ratio[16];
+        const char *name = str (m, "policy");
+        fmt_ratio (ratio, sizeof (ratio), num (m, "throughput_ratio"));
+        fprintf (f, "%-*s %-16s %8.0f %10.1f %6.3f %6.3f %7s %10.0f "
+                 "%10.0f %8.2f %6.1f%% %6.0f\n",
+                 width, mg->cells[i].name, name ? name : "?",
+                 num (m, "jobs"), num (m, "makespan_s") / 3600.0,
+                 num (m, "utilization_held"), num (m, "utilization"),
+                 ratio, num (m, "mean_wait_s"), num (m, "p95_wait_s"),
+                 num (m, "mean_bsld"), 100.0 * num (m, "shared_fraction"),
+                 num (m, "killed"));
     }
     for (int i = 0; i < mg->n; i++)
         if (mg->state[i] == NS_CELL_FAILED)
@@ -204,16 +211,11 @@ static void svg_panel (FILE *f, const ns_sweep_merged_t *mg, const char *key,
 {
     const double h = 160, left = 60;
     double top = 0;
-    for (int i = 0; i < mg->n; i++) {
-        if (mg->state[i] != NS_CELL_DONE)
-            continue;
-        int np = ns_metricsdoc_npolicies (mg->result[i]);
-        for (int k = 0; k < np; k++) {
-            json_object *m = ns_metricsdoc_policy (mg->result[i], k);
-            double v = num (m, key) * scale;
-            if (isfinite (v) && v > top)
-                top = v;
-        }
+    json_object *run;
+    for (int i = 0, k = -1; (run = next_run (mg, &i, &k)) != NULL;) {
+        double v = num (run, key) * scale;
+        if (isfinite (v) && v > top)
+            top = v;
     }
     if (top <= 0)
         top = 1;
