@@ -11,16 +11,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
 #include "cluster.h"
 #include "interf.h"
 #include "policy.h"
-
-static double now_us (void)
-{
-    struct timespec ts;
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 static unsigned rng = 12345;
 
@@ -62,12 +56,12 @@ static double time_decisions (const ns_cluster_t *c, const ns_policy_t *pol,
                          1 + next_rand () % 48);
     ns_error_t err;
     int placed = 0;
-    double t0 = now_us ();
+    double t0 = bench_seconds (CLOCK_MONOTONIC) * 1e6;
     for (int i = 0; i < count; i++)
         if (ns_place (c, pol, m, NULL, &reqs[i], pl, &err) == 0
             && pl->verdict == NS_PLACED)
             placed++;
-    double t = (now_us () - t0) / count;
+    double t = (bench_seconds (CLOCK_MONOTONIC) * 1e6 - t0) / count;
     free (reqs);
     if (placed == 0)
         fprintf (stderr, "bench_place: no request could be placed\n");

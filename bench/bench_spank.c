@@ -29,18 +29,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "ledgerfile.h"
 #include "pin.h"
 
 #define NODE24 "pack:2 l3:2(size=16MiB) l2:6(size=1MiB) l1d:1(size=32KiB) " \
                "core:1 pu:1"
-
-static double now_ms (void)
-{
-    struct timespec ts;
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void die (const char *what, const ns_error_t *err)
 {
@@ -71,7 +65,7 @@ static void fill_others (const char *ledger, const char *topo)
 static double one_step (const struct ns_pin_req *req, int bind)
 {
     ns_error_t err;
-    double t0 = now_ms ();
+    double t0 = bench_seconds (CLOCK_MONOTONIC) * 1e3;
     struct ns_pin_plan *p = ns_pin_plan_create (req, &err);
     if (!p)
         die ("plan", &err);
@@ -84,7 +78,7 @@ static double one_step (const struct ns_pin_req *req, int bind)
     if (ns_pin_forget (req->ledger, 2000, &req->owner, -1, &err) < 0)
         die ("step exit", &err);
     ns_pin_plan_destroy (p);
-    return (now_ms () - t0) / req->ntasks;
+    return (bench_seconds (CLOCK_MONOTONIC) * 1e3 - t0) / req->ntasks;
 }
 
 static double best_of (struct ns_pin_req *req, int bind)

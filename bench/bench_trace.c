@@ -16,16 +16,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
 #include "trace.h"
 
 enum { ROUNDS = 5 };
-
-static double secs (clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime (id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int cmp_double (const void *a, const void *b)
 {
@@ -48,9 +42,9 @@ int main (int argc, char **argv)
     double wall[ROUNDS], parse[ROUNDS], rest[ROUNDS];
     long long jobs = 0;
     for (int r = 0; r < ROUNDS; r++) {
-        double w0 = secs (CLOCK_MONOTONIC);
-        double t0 = secs (CLOCK_THREAD_CPUTIME_ID);
-        double p0 = secs (CLOCK_PROCESS_CPUTIME_ID);
+        double w0 = bench_seconds (CLOCK_MONOTONIC);
+        double t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
+        double p0 = bench_seconds (CLOCK_PROCESS_CPUTIME_ID);
         ns_error_t err = { "" };
         ns_trace_t *t = ns_trace_open (argv[2], NS_TRACE_AUTO, 0, &err);
         if (!t) {
@@ -67,10 +61,10 @@ int main (int argc, char **argv)
             fprintf (stderr, "bench_trace: %s\n", err.text);
             return 1;
         }
-        double t1 = secs (CLOCK_THREAD_CPUTIME_ID);
+        double t1 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
         parse[r] = t1 - t0;
-        rest[r] = secs (CLOCK_PROCESS_CPUTIME_ID) - p0 - parse[r];
-        wall[r] = secs (CLOCK_MONOTONIC) - w0;
+        rest[r] = bench_seconds (CLOCK_PROCESS_CPUTIME_ID) - p0 - parse[r];
+        wall[r] = bench_seconds (CLOCK_MONOTONIC) - w0;
     }
     printf ("trace_read_%s_wall_s %.3f s (median of %d reads; %lld jobs)\n",
             argv[1], median (wall), ROUNDS, jobs);

@@ -13,18 +13,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
 #include "cachetree.h"
 #include "cachetree_test.h"
 
 #define NODE "pack:4 l3:8(size=32MiB) l2:8(size=1MiB) l1d:1(size=48KiB) " \
              "core:1 pu:2"
-
-static double now_us (void)
-{
-    struct timespec ts;
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 /* Best of 3 rounds, in microseconds per place + release. */
 static double time_place (ns_cachetree_t *t, int count)
@@ -33,7 +27,7 @@ static double time_place (ns_cachetree_t *t, int count)
     ns_error_t err;
     double best = 1e30;
     for (int round = 0; round < 3; round++) {
-        double t0 = now_us ();
+        double t0 = bench_seconds (CLOCK_MONOTONIC) * 1e6;
         for (int i = 0; i < count; i++) {
             int id = ns_cachetree_place (t, sizes[i & 3], (i * 7) & 255, 1.0,
                                          NULL, &err);
@@ -42,7 +36,7 @@ static double time_place (ns_cachetree_t *t, int count)
                 exit (1);
             }
         }
-        double us = (now_us () - t0) / count;
+        double us = (bench_seconds (CLOCK_MONOTONIC) * 1e6 - t0) / count;
         if (us < best)
             best = us;
     }
