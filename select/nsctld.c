@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,28 @@ static void log_once_nodes (ns_jobinfo_t *ji, const char *head,
     xfree (names);
 }
 
+/* log_once_nodes () of a formatted line; bitmap NULL: log_once (). */
+__attribute__ ((format (printf, 3, 4)))
+static void log_oncef (ns_jobinfo_t *ji, bitstr_t *bitmap, const char *fmt,
+                       ...)
+{
+    va_list ap;
+    va_start (ap, fmt);
+    int n = vsnprintf (NULL, 0, fmt, ap);
+    va_end (ap);
+    if (n < 0)
+        return;
+    char *line = xmalloc ((size_t)n + 1);
+    va_start (ap, fmt);
+    vsnprintf (line, (size_t)n + 1, fmt, ap);
+    va_end (ap);
+    if (bitmap)
+        log_once_nodes (ji, line, bitmap);
+    else
+        log_once (ji, line);
+    xfree (line);
+}
+
 static void log_error_once (const job_record_t *job, const char *what)
 {
     char *line = xstrdup_printf ("JobId=%u: %s; stock cons_tres places it",
@@ -200,12 +223,11 @@ static int explain_head_len (const char *explain)
 static void log_stock (ns_jobinfo_t *ji, const ns_placement_t *pl,
                        bitstr_t *bitmap)
 {
-    char *line = xstrdup_printf (
-        "%.*splaced by cons_tres as stock Slurm would (%s%s%s)",
-        explain_head_len (pl->explain), pl->explain, ns_rule_name (pl->rule),
-        pl->why ? ": " : "", ns_pack_why_name (pl->why));
-    log_once_nodes (ji, line, bitmap);
-    xfree (line);
+    log_oncef (ji, bitmap,
+               "%.*splaced by cons_tres as stock Slurm would (%s%s%s)",
+               explain_head_len (pl->explain), pl->explain,
+               ns_rule_name (pl->rule), pl->why ? ": " : "",
+               ns_pack_why_name (pl->why));
 }
 
 static int is_striped (const ns_placement_t *pl)
@@ -442,16 +464,12 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
             int explored = (r->flags & NS_REQ_EXPLORE) && is_striped (pl);
             decision (is_striped (pl) ? "stripe" : "place",
                       explored ? "explore" : ns_rule_name (pl->rule));
-            if (explored) {
-                char *line = xstrdup_printf (
-                    "%s (exploring: no spread_speedup for its program, and "
-                    "no waiting job could use these nodes)", pl->explain);
-                log_once_nodes (ji, line, c->bitmap);
-                xfree (line);
-            }
-            else {
+            if (explored)
+                log_oncef (ji, c->bitmap, "%s (exploring: no spread_speedup "
+                           "for its program, and no waiting job could use "
+                           "these nodes)", pl->explain);
+            else
                 log_once_nodes (ji, pl->explain, c->bitmap);
-            }
             return rc;
         }
         /* The floor: slurmctld knows more than the model (memory, cores
@@ -463,10 +481,8 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
                                   "(memory, reserved or specialized cores, "
                                   "partition limits or generic resources)";
         if (ns_place_fallback_in (ns_config_policy (ctld_cfg ()), r) < 0) {
-            char *line = xstrdup_printf ("%s; %s, the job waits (strict "
-                                         "rules)", pl->explain, why);
-            log_once (ji, line);
-            xfree (line);
+            log_oncef (ji, NULL, "%s; %s, the job waits (strict rules)",
+                       pl->explain, why);
             return rc;
         }
         rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
@@ -474,11 +490,8 @@ static int decide_now (const struct call *c, ns_jobinfo_t *ji,
             ji->placed = 1;
             ji->flags = NS_JOB_PACKED;
             decision ("fallback", limit ? "node limit" : "cons_tres refused");
-            char *line = xstrdup_printf ("%s; %s: placed by cons_tres as "
-                                         "stock Slurm would", pl->explain,
-                                         why);
-            log_once_nodes (ji, line, c->bitmap);
-            xfree (line);
+            log_oncef (ji, c->bitmap, "%s; %s: placed by cons_tres as "
+                       "stock Slurm would", pl->explain, why);
         }
         return rc;
     }
@@ -599,13 +612,9 @@ static int decide (const struct call *c, int run_now, int *waits)
     const char *why = ns_req_beyond_model (job);
     if (why) {
         decision ("stock", why);
-        if (run_now) {
-            char *line = xstrdup_printf ("JobId=%u asks for %s: cons_tres "
-                                         "places it as asked", job->job_id,
-                                         why);
-            log_once (ji, line);
-            xfree (line);
-        }
+        if (run_now)
+            log_oncef (ji, NULL, "JobId=%u asks for %s: cons_tres places it "
+                       "as asked", job->job_id, why);
         return call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
     }
 
@@ -618,11 +627,8 @@ static int decide (const struct call *c, int run_now, int *waits)
         decision ("as-asked", why);
         int rc = call_stock (c, c->min_nodes, c->max_nodes, c->req_nodes);
         if (run_now && rc == SLURM_SUCCESS) {
-            char *line = xstrdup_printf ("JobId=%u asks for %s: placed by "
-                                         "cons_tres as asked", job->job_id,
-                                         why);
-            log_once_nodes (ji, line, c->bitmap);
-            xfree (line);
+            log_oncef (ji, c->bitmap, "JobId=%u asks for %s: placed by "
+                       "cons_tres as asked", job->job_id, why);
         }
         return rc;
     }
