@@ -9,9 +9,11 @@
 #ifndef NODESHARE_CMDLINE_H
 #define NODESHARE_CMDLINE_H
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 enum {
     NS_EXIT_OK = 0,
@@ -48,6 +50,48 @@ static inline void ns_cmd_bad_option (const char *prog, int c, char **argv)
     else
         fprintf (stderr, "%s: unknown option '%s' (see --help)\n", prog,
                  argv[optind - 1]);
+}
+
+/* Option OPT's value S, an integer in lo..hi, into *out; else "PROG: OPT
+ * 'S': expected an integer LO..HI" and -1. */
+static inline int ns_cmd_long (const char *prog, const char *opt,
+                               const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol (s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return ns_cmd_die (prog, "%s '%s': expected an integer %ld..%ld",
+                           opt, s, lo, hi);
+    *out = v;
+    return 0;
+}
+
+/* The same into an int (lo and hi within int's range). */
+static inline int ns_cmd_int (const char *prog, const char *opt,
+                              const char *s, int lo, int hi, int *out)
+{
+    long v = 0;
+    if (ns_cmd_long (prog, opt, s, lo, hi, &v) < 0)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* Option OPT's value S, a number in [lo, hi], into *out; else "PROG: OPT
+ * 'S': expected a number in [LO, HI]" and -1. */
+static inline int ns_cmd_double (const char *prog, const char *opt,
+                                 const char *s, double lo, double hi,
+                                 double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod (s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi))
+        return ns_cmd_die (prog, "%s '%s': expected a number in [%g, %g]",
+                           opt, s, lo, hi);
+    *out = v;
+    return 0;
 }
 
 #endif /* !NODESHARE_CMDLINE_H */

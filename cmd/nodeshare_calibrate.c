@@ -100,18 +100,6 @@ struct opts {
 
 /* ---- main ---- */
 
-static int parse_int (const char *opt, const char *s, int lo, int hi,
-                      int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol (s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return die ("%s '%s': expected an integer %d..%d", opt, s, lo, hi);
-    *out = (int) v;
-    return 0;
-}
-
 static int parse_opts (int argc, char **argv, struct opts *o)
 {
     static const struct option lo[] = {
@@ -151,20 +139,22 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         case 'n': o->dry_run = 1; break;
         case 'l': o->list = optarg; break;
         case 'r':
-            if (parse_int ("--repeats", optarg, 1, NS_CALIB_MAX_REPEATS,
+            if (ns_cmd_int (PROG, "--repeats", optarg, 1, NS_CALIB_MAX_REPEATS,
                            &o->repeats))
                 return -1;
             break;
         case 't':
-            if (parse_int ("--time", optarg, 1, 525600, &o->minutes))
+            if (ns_cmd_int (PROG, "--time", optarg, 1, 525600, &o->minutes))
                 return -1;
             break;
         case 'N':
-            if (parse_int ("--nodes", optarg, 1, 100000, &o->nodes))
+            if (ns_cmd_int (PROG, "--nodes", optarg, 1, NS_CLUSTER_NODES_MAX,
+                            &o->nodes))
                 return -1;
             break;
         case 'c':
-            if (parse_int ("--cores", optarg, 2, 100000, &o->cores))
+            if (ns_cmd_int (PROG, "--cores", optarg, 2, NS_NODE_CORES_MAX,
+                            &o->cores))
                 return -1;
             if (o->cores % 2)
                 return die ("--cores '%s': expected an even number (a "
@@ -179,7 +169,7 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         case 'H': o->have = optarg; break;
         case 'w': o->workdir = optarg; break;
         case 'W':
-            if (parse_int ("--max-wait", optarg, 1, INT_MAX, &mw))
+            if (ns_cmd_int (PROG, "--max-wait", optarg, 1, INT_MAX, &mw))
                 return -1;
             o->max_wait = mw;
             break;

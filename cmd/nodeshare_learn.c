@@ -4,10 +4,8 @@
  * and print it as the "programs" section of nodeshare.json. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +21,7 @@
 #include "identity.h"
 #include "learn.h"
 #include "learned.h"
+#include "learnopts.h"
 #include "nsconfig.h"
 #include "nsutil.h"
 #include "progtab.h"
@@ -160,26 +159,12 @@ static int report (const ns_learn_t *l, const ns_progtab_t *progs,
     return rc;
 }
 
-static int parse_double (const char *opt, const char *s, double lo,
-                         double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod (s, &end);
-    if (errno || end == s || *end || !(v >= lo && v <= hi))
-        return die ("%s '%s': expected a number in [%g, %g]", opt, s, lo, hi);
-    *out = v;
-    return 0;
-}
-
-enum { OPT_MIN_OBS = 256, OPT_MIN_EXP, OPT_MAX_SE, OPT_STATE };
+enum { OPT_STATE = NS_OPT_LEARN_END };
 
 static const struct option longopts[] = {
     { "cores", required_argument, NULL, 'C' },
     { "config", required_argument, NULL, 'c' },
-    { "min-observations", required_argument, NULL, OPT_MIN_OBS },
-    { "min-exposure", required_argument, NULL, OPT_MIN_EXP },
-    { "max-se", required_argument, NULL, OPT_MAX_SE },
+    NS_LEARN_LONGOPTS,
     { "output", required_argument, NULL, 'o' },
     { "state", required_argument, NULL, OPT_STATE },
     { "quiet", no_argument, NULL, 'q' },
@@ -204,42 +189,24 @@ int main (int argc, char **argv)
     struct opts o = { 0 };
     ns_learn_opts_default (&o.lo);
     int ch;
-    double v;
-    char *end;
     opterr = 0;
     while ((ch = getopt_long (argc, argv, ":C:c:o:qthV", longopts, NULL))
            != -1) {
         switch (ch) {
         case 'C':
-            /* Not parse_double (): one message, worded as the other
-             * programs word it. */
-            errno = 0;
-            v = strtod (optarg, &end);
-            if (errno || end == optarg || *end
-                || !(v >= 1 && v <= NS_NODE_CORES_MAX) || v != floor (v))
-                return die ("--cores '%s': expected an integer "
-                            NS_NODE_CORES_RANGE, optarg), NS_EXIT_USAGE;
-            o.cores = (int)v;
+            if (ns_cmd_int (PROG, "--cores", optarg, 1, NS_NODE_CORES_MAX,
+                            &o.cores) < 0)
+                return NS_EXIT_USAGE;
             break;
         case 'c': o.config = optarg; break;
         case OPT_STATE: o.state = optarg; break;
         case 'o': o.output = optarg; break;
         case 'q': o.quiet = 1; break;
         case 't': o.table = 1; break;
-        case OPT_MIN_OBS:
-            if (parse_double ("--min-observations", optarg, 1, 1e9, &v) < 0
-                || v != floor (v))
-                return die ("--min-observations '%s': expected an integer "
-                            ">= 1", optarg), NS_EXIT_USAGE;
-            o.lo.min_observations = (int)v;
-            break;
-        case OPT_MIN_EXP:
-            if (parse_double ("--min-exposure", optarg, 0, 1,
-                              &o.lo.min_exposure) < 0)
-                return NS_EXIT_USAGE;
-            break;
-        case OPT_MAX_SE:
-            if (parse_double ("--max-se", optarg, 0, 10, &o.lo.max_se) < 0)
+        case NS_OPT_MIN_OBS:
+        case NS_OPT_MIN_EXP:
+        case NS_OPT_MAX_SE:
+            if (ns_cmd_learn_opt (PROG, ch, optarg, &o.lo) < 0)
                 return NS_EXIT_USAGE;
             break;
         case 'h': usage (stdout); return NS_EXIT_OK;

@@ -19,6 +19,8 @@
 #include "cmdline.h"
 #include "nsconfig.h"
 
+#define PROG "nodeshare-place"
+
 static void usage (FILE *f)
 {
     fprintf (f,
@@ -46,20 +48,6 @@ struct opts {
     int cores;
 };
 
-static int parse_int (const char *s, const char *what, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol (s, &end, 10);
-    if (errno || *end || end == s || v < 1 || v > 1000000) {
-        fprintf (stderr, "nodeshare-place: %s '%s': expected an integer "
-                 "1..1000000\n", what, s);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
 static int parse_opts (int argc, char **argv, struct opts *o)
 {
     static const struct option longopts[] = {
@@ -79,11 +67,13 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         case 'c': o->config = optarg; break;
         case 'p': o->policy = optarg; break;
         case 'n':
-            if (parse_int (optarg, "--nodes", &o->nodes) < 0)
+            if (ns_cmd_int (PROG, "--nodes", optarg, 1, NS_CLUSTER_NODES_MAX,
+                            &o->nodes) < 0)
                 return -1;
             break;
         case 'C':
-            if (parse_int (optarg, "--cores", &o->cores) < 0)
+            if (ns_cmd_int (PROG, "--cores", optarg, 1, NS_NODE_CORES_MAX,
+                            &o->cores) < 0)
                 return -1;
             break;
         case 'h': usage (stdout); exit (NS_EXIT_OK);

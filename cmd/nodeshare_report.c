@@ -21,10 +21,12 @@
 
 #include <json-c/json.h>
 
+#include "calib.h"
 #include "cmdline.h"
 #include "cmdout.h"
 #include "fileio.h"
 #include "learned.h"
+#include "learnopts.h"
 #include "nsranges.h"
 #include "rep.h"
 
@@ -85,27 +87,10 @@ static void usage (FILE *f)
 "or written, 2 bad usage.  See nodeshare-report(1).\n");
 }
 
-static int parse_num (const char *opt, const char *s, double lo, double hi,
-                      int integer, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod (s, &end);
-    if (errno || end == s || *end || !(v >= lo && v <= hi)
-        || (integer && v != floor (v))) {
-        if (integer)
-            return die ("%s '%s': expected an integer %.0f..%.0f", opt, s, lo,
-                        hi);
-        return die ("%s '%s': expected a number in [%g, %g]", opt, s, lo, hi);
-    }
-    *out = v;
-    return 0;
-}
-
 #define open_out(path) ns_cmd_open_out (PROG, path)
 #define close_out(f, path) ns_cmd_close_out (PROG, f, path)
 
-enum { OPT_MIN_OBS = 256, OPT_MIN_EXP, OPT_MAX_SE, OPT_STATE, OPT_SHADOW,
+enum { OPT_STATE = NS_OPT_LEARN_END, OPT_SHADOW,
        OPT_HTML, OPT_JSON_OUT, OPT_FAILURES, OPT_REPEATS };
 
 static const struct option longopts[] = {
@@ -116,9 +101,7 @@ static const struct option longopts[] = {
     { "calibration-repeats", required_argument, NULL, OPT_REPEATS },
     { "config", required_argument, NULL, 'c' },
     { "policy", required_argument, NULL, 'p' },
-    { "min-observations", required_argument, NULL, OPT_MIN_OBS },
-    { "min-exposure", required_argument, NULL, OPT_MIN_EXP },
-    { "max-se", required_argument, NULL, OPT_MAX_SE },
+    NS_LEARN_LONGOPTS,
     { "state", required_argument, NULL, OPT_STATE },
     { "shadow", required_argument, NULL, OPT_SHADOW },
     { "html", required_argument, NULL, OPT_HTML },
@@ -148,32 +131,30 @@ static int check_files (const struct ns_rep_opts *o, int argc, char **argv)
 static int parse_opts (int argc, char **argv, struct ns_rep_opts *o)
 {
     int ch;
-    double v;
     opterr = 0;
     while ((ch = getopt_long (argc, argv, ":C:n:S:c:p:o:qhV", longopts, NULL))
            != -1) {
         switch (ch) {
         case 'C':
-            if (parse_num ("--cores", optarg, 1, NS_NODE_CORES_MAX, 1, &v) < 0)
+            if (ns_cmd_int (PROG, "--cores", optarg, 1, NS_NODE_CORES_MAX,
+                            &o->cores) < 0)
                 return -1;
-            o->cores = (int)v;
             break;
         case 'n':
-            if (parse_num ("--nodes", optarg, 1, 1000000, 1, &v) < 0)
+            if (ns_cmd_int (PROG, "--nodes", optarg, 1, NS_CLUSTER_NODES_MAX,
+                            &o->nodes) < 0)
                 return -1;
-            o->nodes = (int)v;
             break;
         case 'S': o->slurm_conf = optarg; break;
         case OPT_FAILURES:
-            if (parse_num ("--node-failures-per-year", optarg, 0, 1e6, 0,
-                           &o->fail_per_year) < 0)
+            if (ns_cmd_double (PROG, "--node-failures-per-year", optarg, 0,
+                               1e6, &o->fail_per_year) < 0)
                 return -1;
             break;
         case OPT_REPEATS:
-            if (parse_num ("--calibration-repeats", optarg, 1, 100, 1, &v)
-                < 0)
+            if (ns_cmd_int (PROG, "--calibration-repeats", optarg, 1,
+                            NS_CALIB_MAX_REPEATS, &o->repeats) < 0)
                 return -1;
-            o->repeats = (int)v;
             break;
         case 'c': o->config = optarg; break;
         case 'p': o->policy = optarg; break;
@@ -187,18 +168,10 @@ static int parse_opts (int argc, char **argv, struct ns_rep_opts *o)
                 return die ("--shadow: more than %d files", NS_REP_MAX_SHADOW);
             o->shadow[o->nshadow++] = optarg;
             break;
-        case OPT_MIN_OBS:
-            if (parse_num ("--min-observations", optarg, 1, 1e9, 1, &v) < 0)
-                return -1;
-            o->lo.min_observations = (int)v;
-            break;
-        case OPT_MIN_EXP:
-            if (parse_num ("--min-exposure", optarg, 0, 1, 0,
-                           &o->lo.min_exposure) < 0)
-                return -1;
-            break;
-        case OPT_MAX_SE:
-            if (parse_num ("--max-se", optarg, 0, 10, 0, &o->lo.max_se) < 0)
+        case NS_OPT_MIN_OBS:
+        case NS_OPT_MIN_EXP:
+        case NS_OPT_MAX_SE:
+            if (ns_cmd_learn_opt (PROG, ch, optarg, &o->lo) < 0)
                 return -1;
             break;
         case 'h': usage (stdout); exit (NS_EXIT_OK);

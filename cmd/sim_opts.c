@@ -15,7 +15,8 @@
 #include "sim_opts.h"
 #include "sweep.h"
 
-#define die(...) ns_cmd_die ("nodeshare-sim", __VA_ARGS__)
+#define PROG "nodeshare-sim"
+#define die(...) ns_cmd_die (PROG, __VA_ARGS__)
 
 /* --mix: what a program's weight is a share of, in closed experiments. */
 static const char *const mix_names[] = {
@@ -114,18 +115,6 @@ static void usage (FILE *f)
 }
 
 
-static int parse_long (const char *opt, const char *s, long lo, long hi,
-                       long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol (s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return die ("%s '%s': expected an integer %ld..%ld", opt, s, lo, hi);
-    *out = v;
-    return 0;
-}
-
 static int parse_loads (struct opts *o, const char *s)
 {
     char *copy = strdup (s), *save = NULL;
@@ -196,7 +185,7 @@ static const struct option longopts[] = {
 
 static int parse_opt (struct opts *o, int ch, const char *arg)
 {
-    long v;
+    long v = 0;
     switch (ch) {
     case 'f':
         if (strcmp (arg, "swf") == 0)
@@ -210,23 +199,24 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
         return 0;
     case OPT_STRICT: o->strict = 1; return 0;
     case 'n':
-        if (parse_long ("--nodes", arg, 1, 1000000, &v) < 0)
+        if (ns_cmd_long (PROG, "--nodes", arg, 1, NS_CLUSTER_NODES_MAX, &v)
+            < 0)
             return -1;
         o->nodes = (int)v;
         return 0;
     case 'C':
-        if (parse_long ("--cores", arg, 1, NS_NODE_CORES_MAX, &v) < 0)
+        if (ns_cmd_long (PROG, "--cores", arg, 1, NS_NODE_CORES_MAX, &v) < 0)
             return -1;
         o->cores = (int)v;
         return 0;
     case OPT_MAX_JOBS:
-        if (parse_long ("--max-jobs", arg, 1, 1000000000, &v) < 0)
+        if (ns_cmd_long (PROG, "--max-jobs", arg, 1, 1000000000, &v) < 0)
             return -1;
         o->max_jobs = v;
         return 0;
     case OPT_CLOSED: return parse_loads (o, arg);
     case OPT_HORIZON:
-        if (parse_long ("--horizon", arg, 1, 1000000000, &v) < 0)
+        if (ns_cmd_long (PROG, "--horizon", arg, 1, 1000000000, &v) < 0)
             return -1;
         o->horizon = (double)v;
         return 0;
@@ -250,7 +240,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
         o->baseline = arg;
         return 0;
     case 'j':
-        if (parse_long ("--jobs", arg, 1, 1024, &v) < 0)
+        if (ns_cmd_long (PROG, "--jobs", arg, 1, 1024, &v) < 0)
             return -1;
         o->jobs = (int)v;
         return 0;
@@ -263,7 +253,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
             return die ("--backfill '%s': expected easy or none", arg);
         return 0;
     case OPT_BF_DEPTH:
-        if (parse_long ("--bf-depth", arg, 1, 1000000, &v) < 0)
+        if (ns_cmd_long (PROG, "--bf-depth", arg, 1, 1000000, &v) < 0)
             return -1;
         o->bf_depth = (int)v;
         return 0;
@@ -279,7 +269,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
         return 0;
     case OPT_ASSIGN: o->assign_classes = 1; return 0;
     case OPT_SEED:
-        if (parse_long ("--seed", arg, 0, 2147483647, &v) < 0)
+        if (ns_cmd_long (PROG, "--seed", arg, 0, 2147483647, &v) < 0)
             return -1;
         o->seed = (uint64_t)v;
         return 0;
@@ -304,7 +294,8 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
     case OPT_SLURM: o->sweep_slurm = 1; return 0;
     case OPT_COLLECT: o->sweep_collect = 1; return 0;
     case OPT_CELL:
-        if (parse_long ("--cell", arg, 0, NS_SWEEP_MAX_CELLS - 1, &v) < 0)
+        if (ns_cmd_long (PROG, "--cell", arg, 0, NS_SWEEP_MAX_CELLS - 1, &v)
+            < 0)
             return -1;
         o->sweep_cell = (int)v;
         return 0;

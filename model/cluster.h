@@ -44,6 +44,9 @@ typedef struct {
  * bits.  The model itself takes any int. */
 #define NS_NODE_CORES_MAX 65535
 #define NS_NODE_CORES_RANGE "1..65535"
+/* The most nodes a machine has in nodeshare's programs (--nodes,
+ * slurm.conf's NodeName lines, a trace's header). */
+#define NS_CLUSTER_NODES_MAX 1000000
 
 /* All nodes get `cores` cores in `sockets` sockets; change single nodes
  * with ns_cluster_set_node() before adding jobs. */

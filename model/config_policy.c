@@ -15,6 +15,7 @@
 
 #include "config_int.h"
 #include "jsonread.h"
+#include "learn.h"
 #include "nsconfig.h"
 #include "nsranges.h"
 
@@ -157,7 +158,8 @@ static int read_learn_enabled (struct reader *r, json_object *v)
 static int read_learn_min_obs (struct reader *r, json_object *v)
 {
     int64_t i;
-    if (ns_jr_get_integer (&r->j, v, 1, 1000000, "an integer 1..1000000", &i) < 0)
+    if (ns_jr_get_integer (&r->j, v, 1, NS_LEARN_MIN_OBS_MAX,
+                           "an integer " NS_LEARN_MIN_OBS_RANGE, &i) < 0)
         return -1;
     r->cfg->learn.min_observations = (int)i;
     return 0;
@@ -174,7 +176,8 @@ static int read_learn_max_obs (struct reader *r, json_object *v)
 
 static int read_learn_max_se (struct reader *r, json_object *v)
 {
-    return ns_cfg_get_number (r, v, 0.0, 10.0, "a number 0..10",
+    return ns_cfg_get_number (r, v, 0.0, NS_LEARN_MAX_SE_MAX,
+                              "a number " NS_LEARN_MAX_SE_RANGE,
                               &r->cfg->learn.max_se);
 }
 

@@ -54,6 +54,13 @@ typedef struct {
                              its work) */
 } ns_learn_job_t;
 
+/* The bounds of those settings, the same in nodeshare.json's "learn"
+ * and on every program's command line. */
+#define NS_LEARN_MIN_OBS_MAX 1000000
+#define NS_LEARN_MIN_OBS_RANGE "1..1000000"
+#define NS_LEARN_MAX_SE_MAX 10.0
+#define NS_LEARN_MAX_SE_RANGE "0..10"
+
 typedef struct {
     int min_observations; /* jobs needed per figure (default 5) */
     double min_exposure;  /* fraction of a job's run (default 0.05) */

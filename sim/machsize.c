@@ -47,7 +47,7 @@ int ns_machsize_header (const struct ns_trace_header *h, int nodes,
             return ns_error_set (err, EINVAL, "%s: the header does not say "
                                  "how many nodes: give --nodes N", trace);
     }
-    if (nodes < 1 || nodes > 1000000)
+    if (nodes < 1 || nodes > NS_CLUSTER_NODES_MAX)
         return ns_error_set (err, EINVAL, "%s: header gives %d nodes: give "
                              "--nodes", trace, nodes);
     out->nodes = nodes;

@@ -10,13 +10,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cluster.h"
 #include "hostlist.h"
 #include "nsutil.h"
 #include "slurmconf.h"
 #include "slurmconf_test.h"
 
 #define MAX_DEPTH 16
-#define MAX_NODES 1000000
+#define MAX_NODES NS_CLUSTER_NODES_MAX
 
 /* Attributes a NodeName line sets (or its DEFAULT line). */
 struct nattr {

@@ -356,4 +356,33 @@ for p in sim learn report; do
     *) pass "nodeshare-$p --cores 65535: accepted" ;;
     esac
 done
+expect_out "nodeshare-place --cores 65536: refused, range 1..65535" 2 \
+    "nodeshare-place: --cores '65536': expected an integer 1..65535" \
+    "$top_builddir/nodeshare-place" --cores 65536 LAM:4
+expect_out "nodeshare-calibrate --cores 65536: refused, range 2..65535" 2 \
+    "nodeshare-calibrate: --cores '65536': expected an integer 2..65535" \
+    "$top_builddir/nodeshare-calibrate" --cores 65536 -n LAM
+
+# --nodes has one range in every program that takes a machine's size,
+# the one slurm.conf's node lines are held to.
+for p in sim report place; do
+    expect_out "nodeshare-$p --nodes 1000001: refused, range 1..1000000" 2 \
+        "nodeshare-$p: --nodes '1000001': expected an integer 1..1000000" \
+        "$top_builddir/nodeshare-$p" --nodes 1000001 "$tmp/exclusive.txt"
+done
+expect_out "nodeshare-calibrate -N 1000001: refused, range 1..1000000" 2 \
+    "nodeshare-calibrate: --nodes '1000001': expected an integer 1..1000000" \
+    "$top_builddir/nodeshare-calibrate" -N 1000001 -n LAM
+
+# The learner's options have the bounds of nodeshare.json's "learn" in
+# both programs that take them.
+for p in learn report; do
+    expect_out "nodeshare-$p --min-observations 1000001: refused" 2 \
+        "nodeshare-$p: --min-observations '1000001': expected an integer 1..1000000" \
+        "$top_builddir/nodeshare-$p" --min-observations 1000001 \
+        "$tmp/exclusive.txt"
+    expect_out "nodeshare-$p --max-se 11: refused" 2 \
+        "nodeshare-$p: --max-se '11': expected a number in [0, 10]" \
+        "$top_builddir/nodeshare-$p" --max-se 11 "$tmp/exclusive.txt"
+done
 tap_end
