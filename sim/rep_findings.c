@@ -131,16 +131,16 @@ static double pct_change (double from, double to)
     return from != 0 ? 100.0 * (to - from) / from : 0.0;
 }
 
-/* What WRITE writes of r, as a malloc'd string; NULL out of memory. */
+/* What fn writes of r, as a malloc'd string; NULL out of memory. */
 static char *as_text (const struct ns_rep *r,
-                      void (*write) (const struct ns_rep *, FILE *))
+                      void (*fn) (const struct ns_rep *, FILE *))
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream (&buf, &len);
     if (!f)
         return NULL;
-    write (r, f);
+    fn (r, f);
     if (fclose (f) != 0) {
         free (buf);
         return NULL;
