@@ -140,7 +140,7 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         case 'l': o->list = optarg; break;
         case 'r':
             if (ns_cmd_int (PROG, "--repeats", optarg, 1, NS_CALIB_MAX_REPEATS,
-                           &o->repeats))
+                            &o->repeats))
                 return -1;
             break;
         case 't':
