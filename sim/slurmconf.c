@@ -17,7 +17,6 @@
 #include "slurmconf_test.h"
 
 #define MAX_DEPTH 16
-#define MAX_NODES NS_CLUSTER_NODES_MAX
 
 /* Attributes a NodeName line sets (or its DEFAULT line). */
 struct nattr {
@@ -192,8 +191,9 @@ static int add_node_ (const char *name, void *arg)
             if (strcmp (sc->nodes[i].name, name) == 0)
                 return fail (p, "NodeName", "node %s defined twice", name);
     }
-    if (sc->nnodes >= MAX_NODES)
-        return fail (p, "NodeName", "more than %d nodes", MAX_NODES);
+    if (sc->nnodes >= NS_CLUSTER_NODES_MAX)
+        return fail (p, "NodeName", "more than %d nodes",
+                     NS_CLUSTER_NODES_MAX);
     if (ns_grow (&sc->nodes, &p->capnodes, sc->nnodes + 1,
                  sizeof (*sc->nodes), 64) < 0)
         return ns_error_set (p->err, ENOMEM, "out of memory");
@@ -467,8 +467,8 @@ static int one_line (struct parser *p, char *line, const char *dir,
             else {
                 struct add_ctx x = { p, &a };
                 ns_error_t herr;
-                int e = ns_hostlist_expand (val[0], MAX_NODES, add_node, &x,
-                                            &herr);
+                int e = ns_hostlist_expand (val[0], NS_CLUSTER_NODES_MAX,
+                                            add_node, &x, &herr);
                 if (e == -1)
                     rc = fail (p, "NodeName", "%s", herr.text);
                 else if (e != 0)
@@ -675,8 +675,8 @@ static int resolve (struct parser *p)
         }
         struct mark_ctx x = { p, pt->nodes, 0 };
         ns_error_t herr;
-        int e = ns_hostlist_expand (q->a.nodes, MAX_NODES, mark_node, &x,
-                                    &herr);
+        int e = ns_hostlist_expand (q->a.nodes, NS_CLUSTER_NODES_MAX,
+                                    mark_node, &x, &herr);
         if (e == -1)
             return fail (p, "Nodes", "%s", herr.text);
         if (e != 0)
