@@ -21,6 +21,19 @@ enum {
     NS_EXIT_USAGE = 2,
 };
 
+/* The last entries of every program's struct option table: -h, --help
+ * and -V, --version, spelled alike in all of them. */
+#define NS_CMD_LONGOPTS_END                \
+    { "help", no_argument, NULL, 'h' },    \
+    { "version", no_argument, NULL, 'V' }, \
+    { NULL, 0, NULL, 0 }
+
+/* What -V, --version prints on stdout: "PROG VERSION". */
+static inline void ns_cmd_version (const char *prog, const char *version)
+{
+    printf ("%s %s\n", prog, version);
+}
+
 /* "PROG: message" on stderr in one write (programs that run threads may
  * fail in several at once); returns -1 for `return die (...)`.  A program
  * defines its die () as  #define die(...) ns_cmd_die (PROG, __VA_ARGS__) */

@@ -117,9 +117,7 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         { "max-wait", required_argument, NULL, 'W' },
         { "output", required_argument, NULL, 'o' },
         { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { NULL, 0, NULL, 0 },
+        NS_CMD_LONGOPTS_END,
     };
     int c, mw = -1;
     char *end;
@@ -176,7 +174,9 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         case 'o': o->output = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'h': usage (stdout); exit (NS_EXIT_OK);
-        case 'V': printf (PROG " %s\n", PACKAGE_VERSION); exit (NS_EXIT_OK);
+        case 'V':
+            ns_cmd_version (PROG, PACKAGE_VERSION);
+            exit (NS_EXIT_OK);
         default:
             ns_cmd_bad_option (PROG, c, argv);
             return -1;

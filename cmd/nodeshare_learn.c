@@ -169,9 +169,7 @@ static const struct option longopts[] = {
     { "state", required_argument, NULL, OPT_STATE },
     { "quiet", no_argument, NULL, 'q' },
     { "table", no_argument, NULL, 't' },
-    { "help", no_argument, NULL, 'h' },
-    { "version", no_argument, NULL, 'V' },
-    { NULL, 0, NULL, 0 },
+    NS_CMD_LONGOPTS_END,
 };
 
 /* The output is none of the inputs (the dumps from optind on, the
@@ -210,7 +208,9 @@ int main (int argc, char **argv)
                 return NS_EXIT_USAGE;
             break;
         case 'h': usage (stdout); return NS_EXIT_OK;
-        case 'V': printf (PROG " %s\n", PACKAGE_VERSION); return NS_EXIT_OK;
+        case 'V':
+            ns_cmd_version (PROG, PACKAGE_VERSION);
+            return NS_EXIT_OK;
         default:
             ns_cmd_bad_option (PROG, ch, argv);
             return NS_EXIT_USAGE;

@@ -9,6 +9,8 @@
  * number: "end:3".  Used by the README's demonstration and by people who
  * want to see a policy's rule on a handful of jobs.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -38,7 +40,8 @@ static void usage (FILE *f)
 "                      twins, same, keep:PROGRAM, min-slowdown)\n"
 "  -n, --nodes N       nodes in the cluster (default 4)\n"
 "  -C, --cores C       cores per node (default 24)\n"
-"  -h, --help          show this help\n");
+"  -h, --help          show this help\n"
+"  -V, --version       show the version\n");
 }
 
 struct opts {
@@ -55,13 +58,12 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         { "policy", required_argument, NULL, 'p' },
         { "nodes", required_argument, NULL, 'n' },
         { "cores", required_argument, NULL, 'C' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        NS_CMD_LONGOPTS_END,
     };
     int ch;
     *o = (struct opts){ NULL, NULL, 4, 24 };
     opterr = 0;     /* ns_cmd_bad_option () says it, without argv[0] */
-    while ((ch = getopt_long (argc, argv, ":c:p:n:C:h", longopts, NULL))
+    while ((ch = getopt_long (argc, argv, ":c:p:n:C:hV", longopts, NULL))
            != -1) {
         switch (ch) {
         case 'c': o->config = optarg; break;
@@ -77,6 +79,7 @@ static int parse_opts (int argc, char **argv, struct opts *o)
                 return -1;
             break;
         case 'h': usage (stdout); exit (NS_EXIT_OK);
+        case 'V': ns_cmd_version (PROG, PACKAGE_VERSION); exit (NS_EXIT_OK);
         default: ns_cmd_bad_option ("nodeshare-place", ch, argv); return -1;
         }
     }

@@ -108,9 +108,7 @@ static const struct option longopts[] = {
     { "json-out", required_argument, NULL, OPT_JSON_OUT },
     { "output", required_argument, NULL, 'o' },
     { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },
-    { "version", no_argument, NULL, 'V' },
-    { NULL, 0, NULL, 0 },
+    NS_CMD_LONGOPTS_END,
 };
 
 /* No output file is an input (the dumps from optind on, the shadow
@@ -175,7 +173,9 @@ static int parse_opts (int argc, char **argv, struct ns_rep_opts *o)
                 return -1;
             break;
         case 'h': usage (stdout); exit (NS_EXIT_OK);
-        case 'V': printf (PROG " %s\n", PACKAGE_VERSION); exit (NS_EXIT_OK);
+        case 'V':
+            ns_cmd_version (PROG, PACKAGE_VERSION);
+            exit (NS_EXIT_OK);
         default:
             ns_cmd_bad_option (PROG, ch, argv);
             return -1;

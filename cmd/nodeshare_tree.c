@@ -7,6 +7,8 @@
  * command-line order, one line (or JSON object) per task.  For
  * administrators checking a node, and for the golden-output tests.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -52,6 +54,7 @@ static const char usage_text[] =
 "                       size, origin, level, cache, core, cpus\n"
 "  -e, --explain        also say why each task went where it went\n"
 "  -h, --help           show this help\n"
+"  -V, --version        show the version\n"
 "\n"
 "SIZE is bytes with an optional K, M, G or T suffix (powers of 1024).\n"
 "CORE is an hwloc logical core index.  A task is anchored at L1, L2, L3,\n"
@@ -82,7 +85,7 @@ static int parse_sigma (const char *s, double *sigma)
     return 0;
 }
 
-/* 0, 1 after --help, or USAGE. */
+/* 0, 1 after --help or --version, or USAGE. */
 static int parse_opts (int argc, char **argv, struct opts *o)
 {
     static const struct option longopts[] = {
@@ -91,13 +94,12 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         { "sigma", required_argument, NULL, 's' },
         { "json", no_argument, NULL, 'j' },
         { "explain", no_argument, NULL, 'e' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        NS_CMD_LONGOPTS_END,
     };
     int c;
     *o = (struct opts){ .topology = "live", .sigma = 1.0 };
     opterr = 0;     /* our messages, without argv[0]'s path */
-    while ((c = getopt_long (argc, argv, "+:t:c:s:jeh", longopts, NULL))
+    while ((c = getopt_long (argc, argv, "+:t:c:s:jehV", longopts, NULL))
            != -1) {
         switch (c) {
         case 't': o->topology = optarg; break;
@@ -109,6 +111,9 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         case 'j': o->json = 1; break;
         case 'e': o->explain = 1; break;
         case 'h': fputs (usage_text, stdout); return 1;
+        case 'V':
+            ns_cmd_version ("nodeshare-tree", PACKAGE_VERSION);
+            return 1;
         default:
             ns_cmd_bad_option ("nodeshare-tree", c, argv);
             return USAGE;

@@ -178,9 +178,7 @@ static const struct option longopts[] = {
     { "cell", required_argument, NULL, OPT_CELL },
     { "sbatch-args", required_argument, NULL, OPT_SBATCH_ARGS },
     { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },
-    { "version", no_argument, NULL, 'V' },
-    { NULL, 0, NULL, 0 },
+    NS_CMD_LONGOPTS_END,
 };
 
 static int parse_opt (struct opts *o, int ch, const char *arg)
@@ -302,7 +300,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
     case OPT_SBATCH_ARGS: o->sbatch_args = arg; return 0;
     case 'q': o->quiet = 1; return 0;
     case 'h': usage (stdout); exit (NS_EXIT_OK);
-    case 'V': printf ("nodeshare-sim %s\n", PACKAGE_VERSION);
+    case 'V': ns_cmd_version ("nodeshare-sim", PACKAGE_VERSION);
               exit (NS_EXIT_OK);
     default: return -1;     /* parse_opts () said which option */
     }

@@ -168,7 +168,7 @@ accounting () {
     tap_like "$(sacct -n -P -X -j "$c" -o AdminComment 2>/dev/null | head -n 1)" \
         "^\[nodeshare\] job $c .*placed by cons_tres as stock Slurm would \(pack: small job\)" \
         "  sacct job $c: AdminComment: packed as stock (small job)"
-    why=$("$top_srcdir/cmd/nodeshare-why" --accounting "$a" 2>&1)
+    why=$("$top_builddir/cmd/nodeshare-why" --accounting "$a" 2>&1)
     tap_like "$why" "^$a COMPLETED nodeshare: job $a .* by stripe-empty.*depends on all of its nodes" \
         "  nodeshare-why --accounting $a (what sacct says once slurmctld forgot the job): $why"
     out=$("$sim" -q -n 4 -C 24 -c "$scratch/nodeshare.json" -p twins --json - "$f" 2>&1)

@@ -165,11 +165,11 @@ grep "nodeshare: \(job\|JobId=\)" "$log" | sed 's/.*nodeshare: /#   /'
 tap_like "$(squeue -h -t all -j "$s" -O admin_comment:1000)" \
     "^\[nodeshare\] job $s \(LAM, 24 cores\) \[twins\]: .*-> ns\[3-4\]" \
     "AdminComment of the striped job $s: [nodeshare] and its decision"
-why=$("$top_srcdir/cmd/nodeshare-why" "$s" 2>&1)
+why=$("$top_builddir/cmd/nodeshare-why" "$s" 2>&1)
 tap_like "$why" "^$s (CANCELLED|COMPLETED) .*nodeshare: job $s \(LAM, 24 cores\).* by stripe-empty; refused GRES 2 nodes \(ns1 ns2\).*depends on all of its nodes" \
     "nodeshare-why $s (ended): the decision, and that a stripe depends on its nodes"
 tap_diag "$why"
-why=$("$top_srcdir/cmd/nodeshare-why" "$o" 2>&1)
+why=$("$top_builddir/cmd/nodeshare-why" "$o" 2>&1)
 tap_like "$why" "^$o (CANCELLED|COMPLETED) .*nodeshare: .*outside nodeshare's scope" \
     "nodeshare-why $o (ended): outside nodeshare's scope"
 # A site's own words (job_submit, or an operator) stay.

@@ -315,7 +315,7 @@ twins () {
     fi
     # A user without root sees it too.
     why=$(runuser -u nobody -- env SLURM_CONF="$SLURM_CONF" \
-          "$top_srcdir/cmd/nodeshare-why" "$c" 2>&1)
+          "$top_builddir/cmd/nodeshare-why" "$c" 2>&1)
     tap_like "$why" "^$c PENDING .*nodeshare: waits \\(twin\\)" \
         "[$tp]   nodeshare-why $c as user nobody: $why"
     # Backfill reserves the pair that frees up first for it.
