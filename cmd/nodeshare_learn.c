@@ -23,6 +23,7 @@
 #include "learned.h"
 #include "learnopts.h"
 #include "nsconfig.h"
+#include "nsranges.h"
 #include "nsutil.h"
 #include "progtab.h"
 #include "trace.h"
@@ -224,12 +225,11 @@ int main (int argc, char **argv)
     json_object *state = NULL;
     if (o.state) {
         json_object *nc;
-        if (!(state = json_object_from_file (o.state)))
-            return die ("%s: cannot read it as JSON (%s)", o.state,
-                        json_util_get_last_err ()
-                            ? json_util_get_last_err () : "?"),
-                   NS_EXIT_FAIL;
-        if (!json_object_object_get_ex (state, "node_cores", &nc)
+        if (ns_json_read_file (o.state, NS_STATE_MAX_BYTES, &state, &err)
+            < 0)
+            return die ("%s", err.text), NS_EXIT_FAIL;
+        if (!json_object_is_type (state, json_type_object)
+            || !json_object_object_get_ex (state, "node_cores", &nc)
             || json_object_get_int (nc) < 1) {
             json_object_put (state);
             return die ("%s: not a learning state (no node_cores)", o.state),

@@ -22,6 +22,11 @@ static inline int ns_sigma_ok (double sigma)
  * accident). */
 #define NS_CONFIG_MAX_BYTES (16 * 1024 * 1024)
 
+/* A learning state file (--state of nodeshare-learn and nodeshare-report):
+ * its observations are kept per program and per pairing, kilobytes to a
+ * few megabytes at a site; anything near this is another file. */
+#define NS_STATE_MAX_BYTES (256 * 1024 * 1024)
+
 /* Nodes of one job in a sacct NodeList that the tools expand. */
 #define NS_JOB_NODES_MAX 4096
 

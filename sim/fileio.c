@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "jsonread.h"
 
 /* A file no one may write (mode a-w), such as a shared trace, is kept
  * even when root could write it. */
@@ -257,4 +258,17 @@ int ns_mkdir_p (const char *path, ns_error_t *err)
     if (stat (path, &st) < 0 || !S_ISDIR (st.st_mode))
         return ns_error_set (err, ENOTDIR, "%s: not a directory", path);
     return 0;
+}
+
+int ns_json_read_file (const char *path, size_t max,
+                       struct json_object **rootp, ns_error_t *err)
+{
+    size_t len;
+    *rootp = NULL;
+    char *text = ns_read_file (path, max, &len, err);
+    if (!text)
+        return -1;
+    int rc = ns_json_parse_text (text, len, max, path, rootp, err);
+    free (text);
+    return rc;
 }

@@ -38,6 +38,13 @@ int ns_close_out (FILE *f, const char *path, ns_error_t *err);
 char *ns_read_file (const char *path, size_t max, size_t *len,
                     ns_error_t *err);
 
+/* ns_read_file () of a JSON document into *rootp (NULL for a JSON null),
+ * with ns_json_parse_text ()'s messages ("PATH:LINE:COL: what").  0, or
+ * -1 with err set. */
+struct json_object;
+int ns_json_read_file (const char *path, size_t max,
+                       struct json_object **rootp, ns_error_t *err);
+
 /* path gets data (len bytes) in one step: PATH.tmp is written, synced
  * and renamed over path.  On failure PATH.tmp is removed and path is as
  * it was. */

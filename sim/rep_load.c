@@ -16,6 +16,8 @@
 #include <json-c/json.h>
 #include <json-c/json_util.h>
 
+#include "fileio.h"
+#include "nsranges.h"
 #include "rep.h"
 
 int ns_rep_errf (struct ns_rep *r, const char *fmt, ...)
@@ -66,12 +68,12 @@ int ns_rep_load_inputs (struct ns_rep *r)
     }
     if (r->o.state) {
         json_object *nc;
-        if (!(r->state = json_object_from_file (r->o.state)))
-            return ns_rep_errf (r, "%s: cannot read it as JSON (%s)",
-                                r->o.state,
-                                json_util_get_last_err ()
-                                ? json_util_get_last_err () : "?");
-        if (!json_object_object_get_ex (r->state, "node_cores", &nc)
+        ns_error_t jerr;
+        if (ns_json_read_file (r->o.state, NS_STATE_MAX_BYTES, &r->state,
+                               &jerr) < 0)
+            return ns_rep_errf (r, "%s", jerr.text);
+        if (!json_object_is_type (r->state, json_type_object)
+            || !json_object_object_get_ex (r->state, "node_cores", &nc)
             || json_object_get_int (nc) < 1)
             return ns_rep_errf (r, "%s: not a learning state (no node_cores)",
                                 r->o.state);

@@ -239,7 +239,19 @@ echo '{ "version": 1, "node_cores": 24, "observations": [ { "program": "A" } ] }
 expect "--state with a broken observation" 1 \
     "observations[0]: expected runtime > 0" --state "$tmp/badstate.json"
 echo 'garbage' >"$tmp/garbage.json"
-expect "--state not JSON" 1 "cannot read it as JSON" --state "$tmp/garbage.json"
+expect "--state not JSON: file, line, column" 1 \
+    "garbage.json:1:1: unexpected character" --state "$tmp/garbage.json"
+printf '{ "version": 1, "node_cores": 24,\n  "observations": [' \
+    >"$tmp/cut.json"
+out=$("$learn" --state "$tmp/cut.json" 2>&1)
+st=$?
+if [ "$st" = 1 ] && [ "$out" = "nodeshare-learn: $tmp/cut.json:2:20: unexpected end of data" ]
+then
+    pass "--state cut short: one line, where it ends"
+else
+    fail "--state cut short: one line, where it ends (exit $st)"
+    printf '%s\n' "$out" | sed 's/^/#   /'
+fi
 expect "--state with other --cores" 2 "nodes of 24 cores, not --cores 48" \
     -C 48 --state "$tmp/state.json"
 tap_end

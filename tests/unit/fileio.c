@@ -2,13 +2,16 @@
 /* fileio.t - whole files in and out (sim/fileio.c): the bound of
  * ns_read_file at its edge, a planted symbolic link refused, a
  * write-protected file or an input of the run kept, an atomic
- * replacement that leaves no temporary file. */
+ * replacement that leaves no temporary file, a JSON file read with the
+ * place of its error. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <json.h>
 
 #include "fileio.h"
 #include "tap.h"
@@ -173,6 +176,29 @@ static void atomic (void)
         err.text);
 }
 
+static void json_file (void)
+{
+    ns_error_t err;
+    json_object *o = NULL;
+    put ("j", "{ \"a\": [ 1, 2 ] }\n", 17);
+    ok (ns_json_read_file (in_dir ("j"), 100, &o, &err) == 0
+        && json_object_is_type (o, json_type_object)
+        && json_object_array_length (json_object_object_get (o, "a")) == 2,
+        "ns_json_read_file: an object");
+    json_object_put (o);
+    put ("j", "{ \"a\": 1,\n  \"b\": [", 18);
+    o = (json_object *)1;
+    ok (ns_json_read_file (in_dir ("j"), 100, &o, &err) < 0 && o == NULL
+        && strstr (err.text, "/j:2:9: unexpected end of data")
+        && !strchr (err.text, '\n'),
+        "  cut short: FILE:LINE:COL, one line: %s", err.text);
+    put ("j", "[ 1, 2, 3 ]", 11);
+    ok (ns_json_read_file (in_dir ("j"), 10, &o, &err) < 0 && errno == EFBIG,
+        "  larger than max: EFBIG: %s", err.text);
+    ok (ns_json_read_file (in_dir ("none"), 10, &o, &err) < 0
+        && errno == ENOENT, "  missing: ENOENT: %s", err.text);
+}
+
 int main (void)
 {
     plan_no_plan ();
@@ -184,7 +210,8 @@ int main (void)
     out ();
     kept ();
     atomic ();
-    const char *names[] = { "five", "empty", "nul", "big", "out", "link",
+    json_file ();
+    const char *names[] = { "j", "five", "empty", "nul", "big", "out", "link",
                             "a", "long", "ro", "made", "in", "in2" };
     for (size_t i = 0; i < sizeof (names) / sizeof (names[0]); i++)
         unlink (in_dir (names[i]));
