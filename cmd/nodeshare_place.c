@@ -84,7 +84,7 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         }
     }
     if (optind >= argc) {
-        fprintf (stderr, "nodeshare-place: no job given (try --help)\n");
+        fprintf (stderr, "nodeshare-place: no job given (see --help)\n");
         return -1;
     }
     return 0;

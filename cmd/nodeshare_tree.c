@@ -48,7 +48,7 @@ static const char usage_text[] =
 "                       (there size=30MB is 30,000,000 bytes, 30MiB 30*2^20)\n"
 "  -c, --cpuset LIST    build the tree over these cores only: hwloc logical\n"
 "                       core indices, e.g. 0-3,8\n"
-"  -s, --sigma X        dilation, 0 < X <= 1: a task fits a cache when\n"
+"  -s, --sigma X        dilation, 0.01 to 1: a task fits a cache when\n"
 "                       SIZE <= X * cache size (default 1)\n"
 "  -j, --json           print a JSON array, one object per task: task,\n"
 "                       size, origin, level, cache, core, cpus\n"
