@@ -28,6 +28,8 @@
 #include "learned.h"
 #include "learnopts.h"
 #include "nsranges.h"
+#include "policy.h"
+#include "progtab.h"
 #include "rep.h"
 
 #define PROG NS_REP_PROG
@@ -126,6 +128,21 @@ static int check_files (const struct ns_rep_opts *o, int argc, char **argv)
                               argv + optind, argc - optind);
 }
 
+/* --policy's name, before any dump is read: a keep:PROGRAM names any
+ * program (the history says which exist). */
+static int check_policy (const char *name)
+{
+    ns_progtab_t *t = ns_progtab_create ();
+    if (!t)
+        return die ("out of memory");
+    ns_policy_t p;
+    ns_error_t err;
+    ns_policy_default (&p);
+    int rc = ns_policy_parse (&p, name, t, &err);
+    ns_progtab_destroy (t);
+    return rc < 0 ? die ("--policy: %s", err.text) : 0;
+}
+
 static int parse_opts (int argc, char **argv, struct ns_rep_opts *o)
 {
     int ch;
@@ -155,7 +172,11 @@ static int parse_opts (int argc, char **argv, struct ns_rep_opts *o)
                 return -1;
             break;
         case 'c': o->config = optarg; break;
-        case 'p': o->policy = optarg; break;
+        case 'p':
+            if (check_policy (optarg) < 0)
+                return -1;
+            o->policy = optarg;
+            break;
         case 'o': o->output = optarg; break;
         case 'q': o->quiet = 1; break;
         case OPT_STATE: o->state = optarg; break;

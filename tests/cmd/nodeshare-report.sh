@@ -158,6 +158,11 @@ expect "shadow: text after the object" 1 "bad4.jsonl:1: text after the JSON obje
     -q -C 24 --shadow "$tmp/bad4.jsonl" "$tmp/exclusive.txt"
 expect "shadow: missing file" 1 "nope.jsonl" \
     -q -C 24 --shadow "$tmp/nope.jsonl" "$tmp/exclusive.txt"
+# An unknown policy: refused as a wrong command line before any dump is
+# read (the dump does not exist).
+expect "-p bogus: status 2 before the dumps" 2 \
+    "nodeshare-report: --policy: unknown policy 'bogus'" \
+    -q -C 24 -p bogus "$tmp/no-such-dump.txt"
 # No output over an input: the shadow file given as --html, the dump as
 # -o; both refused before anything is read or written.
 cp "$tmp/bad4.jsonl" "$tmp/keep.jsonl"
@@ -336,7 +341,6 @@ expect "shadow: a cut gzip file" 1 "cut.jsonl.gz:1:" \
 
 expect "no --cores" 2 "give --cores C" "$tmp/exclusive.txt"
 expect "no dump" 2 "no sacct dump given" -C 24
-expect "bad --policy" 1 "--policy" -C 24 -p nonsense "$tmp/exclusive.txt"
 expect "missing dump" 1 "nope.txt" -C 24 "$tmp/nope.txt"
 expect "--nodes below the dump's nodes" 1 "--nodes 2: the dumps name 8 distinct nodes" \
     -q -C 24 -n 2 "$tmp/exclusive.txt"
