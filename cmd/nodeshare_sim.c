@@ -69,6 +69,8 @@ struct run {
 };
 
 #define die(...) ns_cmd_die ("nodeshare-sim", __VA_ARGS__)
+/* What a step returns when the command line must say more (status 2) */
+#define USAGE (-2)
 
 /* ---- policies ---- */
 
@@ -146,7 +148,7 @@ static void note_all_memory (const struct run *r)
 }
 
 /* Machine size: a slurm.conf, else flags, else the SWF header (MaxNodes,
- * MaxProcs): sim/machsize.h. */
+ * MaxProcs): sim/machsize.h.  0, or USAGE when the options must give it. */
 static int machine_size (struct run *r)
 {
     ns_machsize_t ms = { 0 };
@@ -178,7 +180,7 @@ static int machine_size (struct run *r)
     }
     if (ns_machsize_header (&r->tj.header, r->o.nodes, r->o.cores,
                             r->o.trace, &ms, &err) < 0)
-        return die ("%s", err.text);
+        return die ("%s", err.text), USAGE;
     r->o.nodes = ms.nodes;
     r->o.cores = ms.cores;
     r->total_cores = ms.total_cores;
@@ -459,8 +461,12 @@ static int run_all (struct run *r)
             if (!(r->machine = ns_sconf_load (r->o.slurm_conf, &err)))
                 return die ("%s", err.text);
         }
-        if (load_trace (r) < 0 || machine_size (r) < 0
-            || machine_scope (r) < 0)
+        if (load_trace (r) < 0)
+            return -1;
+        int rc = machine_size (r);
+        if (rc < 0)
+            return rc;
+        if (machine_scope (r) < 0)
             return -1;
         ns_tracejobs_sort (&r->tj);
         if (r->o.assign_classes)
@@ -601,5 +607,5 @@ int main (int argc, char **argv)
     free (r.no_stripe);
     ns_interf_destroy (r.model);
     ns_config_destroy (r.cfg);
-    return rc < 0 ? 1 : 0;
+    return rc == USAGE ? NS_EXIT_USAGE : rc < 0 ? NS_EXIT_FAIL : NS_EXIT_OK;
 }

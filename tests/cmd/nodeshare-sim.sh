@@ -138,9 +138,11 @@ expect "header that lies: too-large jobs reported" 0 \
     "jobs larger than the machine were not run" -p twins "$tmp/lies.swf"
 
 grep -v '^;' "$tmp/good.swf" >"$tmp/nohead.swf"
-expect "no header, no size: clear error" 1 \
+expect "no header, no size: clear error, status 2" 2 \
     "does not say the machine size (MaxNodes and MaxProcs): give --nodes N --cores C" \
     "$tmp/nohead.swf"
+expect "no header, --nodes alone: give --cores" 2 \
+    "(MaxNodes and MaxProcs): give --cores C" --nodes 4 "$tmp/nohead.swf"
 expect "no header, size given" 0 "4 nodes x 4 cores (options)" \
     --nodes 4 --cores 4 "$tmp/nohead.swf"
 expect "missing file" 1 "nope.swf" "$tmp/nope.swf"

@@ -45,6 +45,10 @@ int main (void)
     ok (ns_machsize_header (&h, 0, 0, "t.swf", &ms, &err) < 0
         && strstr (err.text, "t.swf: the header does not say the machine"),
         "nothing said: give --nodes and --cores");
+    ok (ns_machsize_header (&h, 4, 0, "t.swf", &ms, &err) < 0
+        && strstr (err.text, "MaxProcs): give --cores C")
+        && !strstr (err.text, "--nodes"),
+        "  --nodes alone: give --cores: %s", err.text);
     ok (ns_machsize_header (&h, 0, 8, "t.swf", &ms, &err) < 0
         && strstr (err.text, "how many nodes"),
         "  --cores alone: give --nodes");
