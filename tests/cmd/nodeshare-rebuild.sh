@@ -32,7 +32,10 @@ marker () { grep -ao 'nodeshare-select-plugin-for-slurm=[0-9][0-9.]*' "$1" 2>/de
 
 expect_out "--help names the three commands" 0 "activate" "$tool" --help
 expect_out "an unknown command is refused" 2 "unknown command 'frobnicate'" "$tool" frobnicate
-expect_out "no command: usage, status 2" 2 "Usage: nodeshare-rebuild" "$tool"
+expect_out "no command: one line, status 2" 2 "nodeshare-rebuild: expected a command: build, activate or status (see --help)" "$tool"
+out=$("$tool" 2>&1)
+[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+    pass "  and no usage dump" || fail "  and no usage dump: $out"
 expect_out "build without --slurm-source says what it needs" 2 "build needs --slurm-source DIR" t build
 expect_out "build in a directory that is no Slurm tree says so" 2 "no configured Slurm tree there" t build --slurm-source "$tmp"
 expect_out "status, nothing in place: exit 1" 1 "plugin in place:  none" t status --slurm-version "$v"
