@@ -38,9 +38,15 @@ static void on_signal (int sig)
 
 /* ---- running commands ---- */
 
-/* Runs argv; its stdout into out (cut at size), stderr passes through
- * unless quiet_err.  The exit status, or -1 (said why). */
-static int run_cmd (char *const argv[], char *out, size_t size, int quiet_err)
+/* What run_cmd () does with the command's stderr: passes it through, or
+ * sends it to /dev/null. */
+enum { ERR_PASS, ERR_QUIET };
+
+/* Runs argv; its stdout into out (cut at size); its stderr as err_to
+ * says, or into the file errf if not NULL.  The exit status, or -1 (said
+ * why). */
+static int run_cmd_err (char *const argv[], char *out, size_t size,
+                        int err_to, FILE *errf)
 {
     int fd[2];
     if (pipe (fd) < 0)
@@ -53,9 +59,11 @@ static int run_cmd (char *const argv[], char *out, size_t size, int quiet_err)
     }
     if (pid == 0) {
         dup2 (fd[1], 1);
+        if (errf)
+            dup2 (fileno (errf), 2);
         close (fd[0]);
         close (fd[1]);
-        if (quiet_err) {
+        if (!errf && err_to == ERR_QUIET) {
             int null = open ("/dev/null", O_WRONLY);
             if (null >= 0)
                 dup2 (null, 2);
@@ -91,6 +99,11 @@ static int run_cmd (char *const argv[], char *out, size_t size, int quiet_err)
     return 128 + (WIFSIGNALED (status) ? WTERMSIG (status) : 0);
 }
 
+static int run_cmd (char *const argv[], char *out, size_t size, int err_to)
+{
+    return run_cmd_err (argv, out, size, err_to, NULL);
+}
+
 int ns_calrun_sinfo_cores (const char *partition)
 {
     char out[4096];
@@ -99,8 +112,25 @@ int ns_calrun_sinfo_cores (const char *partition)
         argv[4] = "-p";
         argv[5] = (char *) partition;
     }
-    if (run_cmd (argv, out, sizeof (out), 0) != 0)
-        return die ("sinfo failed: give --cores");
+    FILE *errf = tmpfile ();
+    int rc = run_cmd_err (argv, out, sizeof (out), ERR_PASS, errf);
+    if (rc != 0) {
+        /* its first line of stderr says why (no slurm.conf, no
+         * controller) */
+        char why[512] = "";
+        if (errf) {
+            rewind (errf);
+            if (!fgets (why, sizeof (why), errf))
+                why[0] = '\0';
+        }
+        why[strcspn (why, "\n")] = '\0';
+        if (errf)
+            fclose (errf);
+        return die ("sinfo failed%s%s: give --cores", why[0] ? ": " : "",
+                    why);
+    }
+    if (errf)
+        fclose (errf);
     int cores = 0;
     char *save, *tok;
     for (tok = strtok_r (out, " \n", &save); tok;
@@ -252,7 +282,7 @@ static long submit (const ns_calib_t *c, const struct ns_calib_run *r,
     argv[n++] = (char *) (filler ? p->fill : p->wrap);
     argv[n] = NULL;
     char res[256];
-    if (run_cmd (argv, res, sizeof (res), 0) != 0)
+    if (run_cmd (argv, res, sizeof (res), ERR_PASS) != 0)
         return die ("sbatch failed for %s (%s)", p->name, comment);
     char *end;
     long id = strtol (res, &end, 10);
@@ -283,7 +313,7 @@ static void cancel_jobs (const ns_calib_t *c)
     argv[n] = NULL;
     char out[64];
     if (k)
-        run_cmd (argv, out, sizeof (out), 1);
+        run_cmd (argv, out, sizeof (out), ERR_QUIET);
 }
 
 static void cancel_one (long id)
@@ -291,7 +321,7 @@ static void cancel_one (long id)
     char s[24], out[64];
     snprintf (s, sizeof (s), "%ld", id);
     char *argv[] = { "scancel", s, NULL };
-    run_cmd (argv, out, sizeof (out), 1);
+    run_cmd (argv, out, sizeof (out), ERR_QUIET);
 }
 
 struct jobinfo {
@@ -308,7 +338,7 @@ static int job_info (long id, struct jobinfo *ji)
     char *argv[] = { "squeue", "-h", "-t", "all", "-j", s, "-o",
                      "%T %S %e %N", NULL };
     memset (ji, 0, sizeof (*ji));
-    if (run_cmd (argv, out, sizeof (out), 1) != 0 || !out[0])
+    if (run_cmd (argv, out, sizeof (out), ERR_QUIET) != 0 || !out[0])
         return 1;
     if (sscanf (out, "%31s %31s %31s %255s", ji->state, ji->start, ji->end,
                 ji->nodes) < 3)
@@ -348,7 +378,7 @@ static int sacct_times (const ns_calib_t *c, struct ns_calib_run *r)
     snprintf (s, sizeof (s), "%ld", r->job);
     char *argv[] = { "sacct", "-n", "-X", "-P", "-j", s, "-o",
                      "State,Start,End", NULL };
-    if (run_cmd (argv, out, sizeof (out), 1) != 0
+    if (run_cmd (argv, out, sizeof (out), ERR_QUIET) != 0
         || sscanf (out, "%31[^|]|%31[^|]|%31[^|\n]", state, r->start,
                    r->end) != 3)
         return die ("job %ld: Slurm no longer shows it, and sacct does not "

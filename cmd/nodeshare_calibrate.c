@@ -151,8 +151,9 @@ static int parse_opts (int argc, char **argv, struct opts *o)
                 return -1;
             break;
         case 'c':
-            if (ns_cmd_int (PROG, "--cores", optarg, 2, NS_NODE_CORES_MAX,
-                            &o->cores))
+            /* even: the largest even count of a node's cores at most */
+            if (ns_cmd_int (PROG, "--cores", optarg, 2,
+                            NS_NODE_CORES_MAX & ~1, &o->cores))
                 return -1;
             if (o->cores % 2)
                 return die ("--cores '%s': expected an even number (a "

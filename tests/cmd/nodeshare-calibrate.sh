@@ -158,4 +158,34 @@ expect "option without its value" 2 \
     "nodeshare-calibrate: option '--budget' needs a value (see --help)" \
     lmp.sh --budget
 
+expect "--cores 65535: the range says the largest even count" 2 \
+    "nodeshare-calibrate: --cores '65535': expected an integer 2..65534" \
+    --dry-run --cores 65535 lmp.sh
+
+# Without --cores, sinfo is asked: a controller that does not answer is
+# one line with sinfo's reason (a slurm.conf whose slurmctld port 1 has no
+# listener).
+if command -v sinfo >/dev/null 2>&1; then
+    cat >down.conf <<EOF
+ClusterName=caltest
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=1
+MessageTimeout=1
+NodeName=n1 CPUs=2 State=UNKNOWN
+PartitionName=p Nodes=n1 Default=YES
+EOF
+    out=$(SLURM_CONF=$PWD/down.conf timeout 60 "$cal" --dry-run lmp.sh 2>&1)
+    st=$?
+    if [ "$st" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] \
+       && printf '%s\n' "$out" | grep -q '^nodeshare-calibrate: sinfo failed: .*: give --cores$'
+    then
+        pass "no --cores, slurmctld down: one line with sinfo's reason"
+    else
+        fail "no --cores, slurmctld down: one line with sinfo's reason (exit $st)"
+        printf '%s\n' "$out" | sed 's/^/#   /'
+    fi
+else
+    skip "sinfo not installed"
+fi
+
 tap_end
