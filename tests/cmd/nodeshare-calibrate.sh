@@ -166,14 +166,7 @@ expect "--cores 65535: the range says the largest even count" 2 \
 # one line with sinfo's reason (a slurm.conf whose slurmctld port 1 has no
 # listener).
 if command -v sinfo >/dev/null 2>&1; then
-    cat >down.conf <<EOF
-ClusterName=caltest
-SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort=1
-MessageTimeout=1
-NodeName=n1 CPUs=2 State=UNKNOWN
-PartitionName=p Nodes=n1 Default=YES
-EOF
+    slurm_conf_down down.conf
     out=$(SLURM_CONF=$PWD/down.conf timeout 60 "$cal" --dry-run lmp.sh 2>&1)
     st=$?
     if [ "$st" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] \

@@ -12,28 +12,6 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 tool=$top_builddir/cmd/nodeshare-plugindir
 plugin=$top_builddir/select/.libs/select_cons_tres_nodeshare.so
 
-# CMD... : status, stdout and stderr in $tmp/out and $tmp/err
-run () {
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    st=$?
-}
-
-# NAME STATUS PATTERN: exit STATUS, nothing on stdout, one line on stderr
-# that begins with PATTERN (a fixed string)
-refused () {
-    if [ "$st" = "$2" ] && [ ! -s "$tmp/out" ] \
-       && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
-       && [ "$(head -c ${#3} "$tmp/err")" = "$3" ]; then
-        pass "$1: $(cat "$tmp/err")"
-    else
-        fail "$1"
-        echo "# exit $st (want $2); stdout:"
-        sed 's/^/#   /' "$tmp/out"
-        echo "# stderr (want one line beginning '$3'):"
-        sed 's/^/#   /' "$tmp/err"
-    fi
-}
-
 run "$tool"
 refused "no DIR" 2 "nodeshare-plugindir: expected one DIR, the PluginDir"
 run "$tool" a b

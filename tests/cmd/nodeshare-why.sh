@@ -10,28 +10,6 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 
 why=$top_builddir/cmd/nodeshare-why
 
-# CMD... : status, stdout and stderr in $tmp/out and $tmp/err
-run () {
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    st=$?
-}
-
-# NAME STATUS PATTERN: exit STATUS, stdout empty, stderr one line that
-# begins with PATTERN (a fixed string)
-refused () {
-    if [ "$st" = "$2" ] && [ ! -s "$tmp/out" ] \
-       && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
-       && [ "$(head -c ${#3} "$tmp/err")" = "$3" ]; then
-        pass "$1: $(cat "$tmp/err")"
-    else
-        fail "$1"
-        echo "# exit $st (want $2); stdout:"
-        sed 's/^/#   /' "$tmp/out"
-        echo "# stderr (want one line beginning '$3'):"
-        sed 's/^/#   /' "$tmp/err"
-    fi
-}
-
 run "$why"
 refused "no job id" 2 "nodeshare-why: expected a job id (see --help)"
 run "$why" --bogus 42
@@ -56,16 +34,7 @@ then
     exit
 fi
 
-# slurmctld on port 1, where nothing listens (tcpmux: no Debian service
-# binds it).
-cat >"$tmp/slurm.conf" <<EOF
-ClusterName=whytest
-SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort=1
-MessageTimeout=1
-NodeName=n1 CPUs=1 State=UNKNOWN
-PartitionName=p Nodes=n1 Default=YES
-EOF
+slurm_conf_down "$tmp/slurm.conf"
 export SLURM_CONF="$tmp/slurm.conf"
 
 run timeout 60 "$why" 42

@@ -7,6 +7,15 @@
 #   expect_out NAME STATUS PATTERN CMD...  one point: CMD exits with STATUS
 #                                          and its combined output holds
 #                                          PATTERN (a fixed string)
+#   run CMD...                             CMD's status in $st, its stdout
+#                                          and stderr in $tmp/out, $tmp/err
+#   refused NAME STATUS PREFIX             one point: the last run exited
+#                                          with STATUS, printed nothing on
+#                                          stdout and one line on stderr
+#                                          beginning with PREFIX
+#   slurm_conf_down FILE                   a slurm.conf whose slurmctld
+#                                          nobody answers (port 1, a
+#                                          one-second message timeout)
 # shellcheck shell=sh
 top_builddir=${top_builddir:-$(pwd)}
 tmp=$(mktemp -d)
@@ -33,4 +42,34 @@ expect_out () {
         printf '%s\n' "$eo_out" | head -20 | sed 's/^/#   /'
         echo "# wanted: $eo_pattern"
     fi
+}
+
+run () {
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+}
+
+refused () {
+    if [ "$st" = "$2" ] && [ ! -s "$tmp/out" ] \
+       && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
+       && [ "$(head -c ${#3} "$tmp/err")" = "$3" ]; then
+        pass "$1: $(cat "$tmp/err")"
+    else
+        fail "$1"
+        echo "# exit $st (want $2); stdout:"
+        sed 's/^/#   /' "$tmp/out"
+        echo "# stderr (want one line beginning '$3'):"
+        sed 's/^/#   /' "$tmp/err"
+    fi
+}
+
+slurm_conf_down () {
+    cat >"$1" <<EOF
+ClusterName=down
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=1
+MessageTimeout=1
+NodeName=n1 CPUs=2 State=UNKNOWN
+PartitionName=p Nodes=n1 Default=YES
+EOF
 }
