@@ -15,9 +15,17 @@ if [ -z "$version" ]; then
     exit
 fi
 
+# nodeshare-rebuild comes with the select plugin (configure
+# --with-slurm-source)
+with_plugin=$(sed -n 's/^SLURM_SOURCE = //p' "$top_builddir/Makefile")
+
 # COMMAND PATH MANPAGE
 while read -r cmd path man; do
     exe=$top_builddir/$path
+    if [ "$cmd" = nodeshare-rebuild ] && [ -z "$with_plugin" ]; then
+        skip "$cmd: built only with the select plugin (--with-slurm-source)"
+        continue
+    fi
     if [ ! -x "$exe" ]; then
         fail "$cmd: $exe is built"
         continue
