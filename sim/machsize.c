@@ -37,7 +37,8 @@ int ns_machsize_header (const struct ns_trace_header *h, int nodes,
     if (!cores)
         return ns_error_set (err, EINVAL, "%s: the header does not say the "
                              "machine size (MaxNodes and MaxProcs): give %s",
-                             trace, nodes ? "--cores C" : "--nodes N --cores C");
+                             trace,
+                             nodes ? "--cores C" : "--nodes N --cores C");
     if (!nodes) {
         if (mn > 0)
             nodes = (int)mn;
