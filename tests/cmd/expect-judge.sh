@@ -7,8 +7,8 @@
 # only in them, and NS_EXPECT_JUDGE
 # judging a kept scratch directory again: a test that agrees, one listed in
 # expect-differences-24.11.txt (and differing under 26.05's file, which
-# the version 26.05 picks), one that agrees only in round 2, and one that
-# differs.
+# the version 26.05 picks), ones that agree only in round 2 or 3, and one
+# that differs.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cmd/tap.sh"
 . "$top_srcdir/tests/slurm/jobcomp.sh"
@@ -117,6 +117,21 @@ mk stock.1     test15.23 fail 30 1:1 1:1
 mk nodeshare.1 test15.23 pass 0 1:1 1:1
 mk stock.2     test15.23 pass 0 1:1 1:1
 mk nodeshare.2 test15.23 pass 0 1:1 1:1
+# Slurm's test1.64 (srun interrupted while it waits) failed on
+# nodeshare's side in rounds 1 and 2 and passed in round 3; test2.8 agrees
+# across rounds only (stock's round 1 with nodeshare's round 3).
+mk stock.1     test1.64 pass 0 0:0 0:0
+mk nodeshare.1 test1.64 fail 0 0:0 0:0
+mk stock.2     test1.64 pass 0 0:0 0:0
+mk nodeshare.2 test1.64 fail 0 0:0 0:0
+mk stock.3     test1.64 pass 0 0:0 0:0
+mk nodeshare.3 test1.64 pass 0 0:0 0:0
+mk stock.1     test2.8 pass 1 1:1 1:1
+mk nodeshare.1 test2.8 fail 1 1:1 1:1
+mk stock.2     test2.8 pass 1 1:1 1:1
+mk nodeshare.2 test2.8 fail 1 1:1 1:1
+mk stock.3     test2.8 fail 1 1:1 1:1
+mk nodeshare.3 test2.8 pass 1 1:1 1:1
 export top_srcdir top_builddir
 judge () {
     NS_EXPECT_JUDGE=$tmp/s sh "$top_srcdir/tests/slurm/expect.sh" >"$tmp/judge.out" 2>&1
@@ -136,9 +151,15 @@ check "judge: test1.22's agreement is explained" \
     "$(grep -c '^#   test1.22: stock \[pass 3:3 4:4\] (round 1) nodeshare \[pass 4:4x2\] (round 1) agree once .* (r) are uncounted: \[pass r 4:4\]$' "$tmp/judge.out")" 1
 check "judge: test15.23 agrees in round 2" \
     "$(grep -c '^ok [0-9]* - test15.23: pass 1:1 ' "$tmp/judge.out")" 1
+check "judge: test1.64 agrees in round 3" \
+    "$(grep -c '^ok [0-9]* - test1.64: pass 0:0 (0+0 s)$' "$tmp/judge.out")" 1
+check "judge: test1.64's three rounds are shown" \
+    "$(grep -c '^# test1.64 round 1: stock \[pass 0:0\] nodeshare \[fail 0:0\]; round 2: stock \[pass 0:0\] nodeshare \[fail 0:0\]; round 3: stock \[pass 0:0\] nodeshare \[pass 0:0\]$' "$tmp/judge.out")" 1
+check "judge: test2.8 agrees across rounds (stock's 1, nodeshare's 3)" \
+    "$(grep -c '^ok [0-9]* - test2.8: pass 1:1 (1+1 s)$' "$tmp/judge.out")" 1
 check "judge: summary" \
-    "$(grep -c '^# 4 tests alike (3 of them only in jobs cancelled at once or started on nodes just freed), 1 listed differences, 0 unexplained differences' "$tmp/judge.out")" 1
-check "judge: plan" "$(grep -c '^1\.\.5$' "$tmp/judge.out")" 1
+    "$(grep -c '^# 6 tests alike (3 of them only in jobs cancelled at once or started on nodes just freed), 1 listed differences, 0 unexplained differences' "$tmp/judge.out")" 1
+check "judge: plan" "$(grep -c '^1\.\.7$' "$tmp/judge.out")" 1
 
 # The version picks the differences file: 26.05's lists none (its
 # testsuite/expect has no test1.35), so the same runs differ there.
