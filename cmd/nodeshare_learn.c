@@ -26,6 +26,7 @@
 #include "nsranges.h"
 #include "nsutil.h"
 #include "progtab.h"
+#include "placeopts.h"
 #include "trace.h"
 
 #define PROG "nodeshare-learn"
@@ -193,8 +194,7 @@ int main (int argc, char **argv)
            != -1) {
         switch (ch) {
         case 'C':
-            if (ns_cmd_int (PROG, "--cores", optarg, 1, NS_NODE_CORES_MAX,
-                            &o.cores) < 0)
+            if (ns_cmd_size_opt (PROG, ch, optarg, NULL, &o.cores) < 0)
                 return NS_EXIT_USAGE;
             break;
         case 'c': o.config = optarg; break;

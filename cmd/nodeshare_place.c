@@ -20,6 +20,7 @@
 #include "cluster.h"
 #include "cmdline.h"
 #include "nsconfig.h"
+#include "placeopts.h"
 
 #define PROG "nodeshare-place"
 
@@ -54,10 +55,8 @@ struct opts {
 static int parse_opts (int argc, char **argv, struct opts *o)
 {
     static const struct option longopts[] = {
-        { "config", required_argument, NULL, 'c' },
-        { "policy", required_argument, NULL, 'p' },
-        { "nodes", required_argument, NULL, 'n' },
-        { "cores", required_argument, NULL, 'C' },
+        NS_POLICY_LONGOPTS,
+        NS_SIZE_LONGOPTS,
         NS_CMD_LONGOPTS_END,
     };
     int ch;
@@ -69,13 +68,8 @@ static int parse_opts (int argc, char **argv, struct opts *o)
         case 'c': o->config = optarg; break;
         case 'p': o->policy = optarg; break;
         case 'n':
-            if (ns_cmd_int (PROG, "--nodes", optarg, 1, NS_CLUSTER_NODES_MAX,
-                            &o->nodes) < 0)
-                return -1;
-            break;
         case 'C':
-            if (ns_cmd_int (PROG, "--cores", optarg, 1, NS_NODE_CORES_MAX,
-                            &o->cores) < 0)
+            if (ns_cmd_size_opt (PROG, ch, optarg, &o->nodes, &o->cores) < 0)
                 return -1;
             break;
         case 'h': usage (stdout); exit (NS_EXIT_OK);

@@ -31,6 +31,7 @@
 #include "policy.h"
 #include "progtab.h"
 #include "rep.h"
+#include "placeopts.h"
 
 #define PROG NS_REP_PROG
 
@@ -96,13 +97,11 @@ enum { OPT_STATE = NS_OPT_LEARN_END, OPT_SHADOW,
        OPT_HTML, OPT_JSON_OUT, OPT_FAILURES, OPT_REPEATS };
 
 static const struct option longopts[] = {
-    { "cores", required_argument, NULL, 'C' },
-    { "nodes", required_argument, NULL, 'n' },
+    NS_SIZE_LONGOPTS,
     { "slurm-conf", required_argument, NULL, 'S' },
     { "node-failures-per-year", required_argument, NULL, OPT_FAILURES },
     { "calibration-repeats", required_argument, NULL, OPT_REPEATS },
-    { "config", required_argument, NULL, 'c' },
-    { "policy", required_argument, NULL, 'p' },
+    NS_POLICY_LONGOPTS,
     NS_LEARN_LONGOPTS,
     { "state", required_argument, NULL, OPT_STATE },
     { "shadow", required_argument, NULL, OPT_SHADOW },
@@ -151,13 +150,8 @@ static int parse_opts (int argc, char **argv, struct ns_rep_opts *o)
            != -1) {
         switch (ch) {
         case 'C':
-            if (ns_cmd_int (PROG, "--cores", optarg, 1, NS_NODE_CORES_MAX,
-                            &o->cores) < 0)
-                return -1;
-            break;
         case 'n':
-            if (ns_cmd_int (PROG, "--nodes", optarg, 1, NS_CLUSTER_NODES_MAX,
-                            &o->nodes) < 0)
+            if (ns_cmd_size_opt (PROG, ch, optarg, &o->nodes, &o->cores) < 0)
                 return -1;
             break;
         case 'S': o->slurm_conf = optarg; break;

@@ -13,6 +13,7 @@
 #include "cmdout.h"
 #include "nsutil.h"
 #include "sim_opts.h"
+#include "placeopts.h"
 #include "sweep.h"
 
 #define PROG "nodeshare-sim"
@@ -148,15 +149,13 @@ enum {
 static const struct option longopts[] = {
     { "format", required_argument, NULL, 'f' },
     { "strict", no_argument, NULL, OPT_STRICT },
-    { "nodes", required_argument, NULL, 'n' },
-    { "cores", required_argument, NULL, 'C' },
+    NS_SIZE_LONGOPTS,
     { "max-jobs", required_argument, NULL, OPT_MAX_JOBS },
     { "closed", required_argument, NULL, OPT_CLOSED },
     { "horizon", required_argument, NULL, OPT_HORIZON },
     { "mix", required_argument, NULL, OPT_MIX },
     { "sacct", required_argument, NULL, OPT_SACCT },
-    { "config", required_argument, NULL, 'c' },
-    { "policy", required_argument, NULL, 'p' },
+    NS_POLICY_LONGOPTS,
     { "baseline", required_argument, NULL, OPT_BASELINE },
     { "jobs", required_argument, NULL, 'j' },
     { "backfill", required_argument, NULL, 'b' },
@@ -197,16 +196,7 @@ static int parse_opt (struct opts *o, int ch, const char *arg)
         return 0;
     case OPT_STRICT: o->strict = 1; return 0;
     case 'n':
-        if (ns_cmd_long (PROG, "--nodes", arg, 1, NS_CLUSTER_NODES_MAX, &v)
-            < 0)
-            return -1;
-        o->nodes = (int)v;
-        return 0;
-    case 'C':
-        if (ns_cmd_long (PROG, "--cores", arg, 1, NS_NODE_CORES_MAX, &v) < 0)
-            return -1;
-        o->cores = (int)v;
-        return 0;
+    case 'C': return ns_cmd_size_opt (PROG, ch, arg, &o->nodes, &o->cores);
     case OPT_MAX_JOBS:
         if (ns_cmd_long (PROG, "--max-jobs", arg, 1, 1000000000, &v) < 0)
             return -1;
