@@ -58,6 +58,12 @@ int ns_shadow_parse (const char *line, size_t len, ns_shadow_rec_t *rec,
         a++;
     if (a == len)
         return 0;
+    /* The line's end (its newline) is not given to json-c: it would end
+     * a comment json-c skips after the object, and the same text then
+     * passed with a newline and failed without one. */
+    while (len > a && (line[len - 1] == ' ' || line[len - 1] == '\t'
+                       || line[len - 1] == '\r' || line[len - 1] == '\n'))
+        len--;
     if (memchr (line, '\0', len))
         return ns_error_set (err, EINVAL, "a NUL byte in the line");
     if (len > (size_t)1 << 20)

@@ -283,12 +283,53 @@ static void two_steps (void)
             "compressing again: no FILE.1, an error");
 }
 
+static int count_rec (const ns_shadow_rec_t *rec, int64_t line, void *arg,
+                      ns_error_t *err)
+{
+    (void)rec;
+    (void)line;
+    (void)err;
+    ++*(int *)arg;
+    return 0;
+}
+
+/* A line's verdict is the same in a file (with its newline) and alone
+ * (without): json-c skips a comment after the object only where a
+ * newline ends it. */
+static void line_ends (void)
+{
+    static const struct {
+        const char *text;
+        int want;
+    } lines[] = {
+        { "{\"job\":1,\"differs\":true}//////", -1 },
+        { "{\"job\":1,\"differs\":true}/* a comment */", 1 },
+        { "{\"job\":1,\"differs\":true} \r", 1 },
+        { "{\"job\":1,\"differs\":true} x", -1 },
+    };
+    for (size_t i = 0; i < sizeof (lines) / sizeof (lines[0]); i++) {
+        const char *l = lines[i].text;
+        ns_shadow_rec_t rec;
+        ns_error_t err;
+        is_int (ns_shadow_parse (l, strlen (l), &rec, &err), lines[i].want,
+                "alone: %s", l);
+        FILE *f = fopen (path, "w");
+        fprintf (f, "%s\n", l);
+        fclose (f);
+        int n = 0;
+        int rc = ns_shadow_read (path, count_rec, &n, &err);
+        ok (lines[i].want < 0 ? rc < 0 && strstr (err.text, ":1: ") != NULL
+                              : rc == 0 && n == 1,
+            "in a file, the same: %s (%d, %d records)", l, rc, n);
+    }
+}
+
 int main (void)
 {
     plan_no_plan ();
     const char *t = getenv ("TMPDIR");
-    void (*parts[3]) (void) = { small, two_steps, week };
-    for (int i = 0; i < 3; i++) {
+    void (*parts[4]) (void) = { small, two_steps, week, line_ends };
+    for (int i = 0; i < 4; i++) {
         snprintf (dir, sizeof (dir), "%s/shadowrot.XXXXXX",
                   t && *t ? t : "/tmp");
         if (!mkdtemp (dir)) {
