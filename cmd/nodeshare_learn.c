@@ -25,8 +25,8 @@
 #include "nsconfig.h"
 #include "nsranges.h"
 #include "nsutil.h"
-#include "progtab.h"
 #include "placeopts.h"
+#include "progtab.h"
 #include "trace.h"
 
 #define PROG "nodeshare-learn"

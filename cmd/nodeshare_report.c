@@ -28,10 +28,10 @@
 #include "learned.h"
 #include "learnopts.h"
 #include "nsranges.h"
+#include "placeopts.h"
 #include "policy.h"
 #include "progtab.h"
 #include "rep.h"
-#include "placeopts.h"
 
 #define PROG NS_REP_PROG
 

@@ -12,8 +12,8 @@
 #include "cmdline.h"
 #include "cmdout.h"
 #include "nsutil.h"
-#include "sim_opts.h"
 #include "placeopts.h"
+#include "sim_opts.h"
 #include "sweep.h"
 
 #define PROG "nodeshare-sim"
