@@ -28,20 +28,24 @@ static int ends_with (const char *s, const char *suffix)
 /* An upper bound on the PUs of a synthetic description: the product of
  * every number that starts a level or follows a ':' (hwloc's arities,
  * strtoul base 0 as hwloc reads them; numbers inside attributes follow
- * '=' or ',' and do not count).  Saturates above NS_CT_SYNTHETIC_PUS. */
+ * '=' or ',' and do not count).  Digits right after such a number are
+ * another level to hwloc: "core:0108" is 010 (octal 8) cores of 8 PUs.
+ * Saturates above NS_CT_SYNTHETIC_PUS. */
 static double synthetic_pus (const char *spec)
 {
     double pus = 1;
+    const char *level_end = NULL;  /* where the last arity read ended */
     for (const char *s = spec; *s && pus <= NS_CT_SYNTHETIC_PUS; s++) {
         if (*s < '0' || *s > '9')
             continue;
         char prev = s == spec ? ' ' : s[-1];
         char *end;
         if (prev == ' ' || prev == '\n' || prev == '\t' || prev == ':'
-            || prev == ')' || prev == ']') {
+            || prev == ')' || prev == ']' || s == level_end) {
             unsigned long n = strtoul (s, &end, 0);
             if (n > 1)
                 pus *= (double)n;
+            level_end = end;
             s = end - 1;
         }
         else    /* the rest of this number */

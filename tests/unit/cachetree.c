@@ -459,6 +459,12 @@ static void test_bad_input (void)
           "l3:2(size=32MiB) core:64 pu:2", 1 },
         { "pack:2(indexes=0,1)core:1024(indexes=2048) pu:2", 0 },
         { "pack:2 l3:1(size=16MiB)core:512 4", 0 },
+        /* digits where an octal arity stops are the next level to hwloc
+         * (the fuzz find crashes/tree_synthetic/octal-then-level) */
+        { "pack:2 core:01086548261", 0 },
+        { "pack:2 core:0104097", 0 },
+        { "core:0108", 1 },                    /* 8 cores of 8 PUs */
+        { "pack:2 core:019", 1 },              /* 2 x 1 x 9 */
     };
     for (size_t i = 0; i < sizeof (big) / sizeof (big[0]); i++) {
         int rc = ns_cachetree_check_synthetic (big[i].spec, &err);
