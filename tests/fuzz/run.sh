@@ -6,8 +6,9 @@
 # inputs that once crashed it (crashes/TARGET/), then fuzzes it for
 # SECONDS (default 30) from a copy of its seed corpus (corpus/TARGET/)
 # with its dictionary (TARGET.dict).  Prints one line per target and, for
-# a crash, the crashing input (hex dump) and the end of libFuzzer's
-# report; the input is kept in $FUZZ_ARTIFACTS (default ./fuzz-artifacts).
+# a crash, the input (on one line and as a hex dump) and the end of
+# libFuzzer's report; the input is kept in $FUZZ_ARTIFACTS (default
+# ./fuzz-artifacts).
 # A run stopped by libFuzzer's 10 s timeout counts as passed when every
 # such input, run alone 3 times, takes at most 2 s: a busy machine, not a
 # slow target (the line says so and shows the input).
@@ -47,8 +48,10 @@ show_crash () {
              "$tmp/work-$name"/slow-unit-*; do
         [ -f "$a" ] || continue
         cp "$a" "$artifacts/$name-$(basename "$a")"
-        echo "  crashing input ($(wc -c <"$a") bytes), kept as $artifacts/$name-$(basename "$a"):"
-        echo "  input: $(od -An -c -N64 "$a" | tr -s ' \n' ' ')"
+        kind=$(basename "$a" | sed 's/-.*//')   # crash, leak, timeout...
+        echo "  $kind input ($(wc -c <"$a") bytes)," \
+             "kept as $artifacts/$name-$(basename "$a"):"
+        printf '  input: %s\n' "$(od -An -c -N64 "$a" | tr -s ' \n' ' ')"
         od -A d -c "$a" | head -40 | sed 's/^/    /'
     done
     grep -E 'ERROR|broken promise|SUMMARY|^    #[0-9]' "$log" | head -30 \
