@@ -49,20 +49,23 @@ static int get_int (json_object *o, const char *k, int64_t lo, int64_t hi,
     return 0;
 }
 
+static int blank (char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 int ns_shadow_parse (const char *line, size_t len, ns_shadow_rec_t *rec,
                      ns_error_t *err)
 {
     size_t a = 0;
-    while (a < len && (line[a] == ' ' || line[a] == '\t' || line[a] == '\r'
-                       || line[a] == '\n'))
+    while (a < len && blank (line[a]))
         a++;
     if (a == len)
         return 0;
     /* The line's end (its newline) is not given to json-c: it would end
      * a comment json-c skips after the object, and the same text then
      * passed with a newline and failed without one. */
-    while (len > a && (line[len - 1] == ' ' || line[len - 1] == '\t'
-                       || line[len - 1] == '\r' || line[len - 1] == '\n'))
+    while (len > a && blank (line[len - 1]))
         len--;
     if (memchr (line, '\0', len))
         return ns_error_set (err, EINVAL, "a NUL byte in the line");
